@@ -1,0 +1,7 @@
+/** npm run db:migrate: applies pending migrations to DATABASE_URL (default file:./data/pindex.db). */
+import { openDatabase } from '../db/client.server';
+
+const handle = openDatabase();
+await handle.migrate();
+console.log(`Database migrated (${handle.driver}: ${handle.url})`);
+handle.close();

@@ -1,0 +1,75 @@
+/**
+ * The production (and demo) server: Express in front of the Remix request handler.
+ * - refuses cross-site writes (strict Origin / Sec-Fetch-Site check) for every POST, PUT, PATCH
+ *   and DELETE, pages and /api alike, so cookie-authenticated calls cannot be forged;
+ * - compresses responses, serves built assets with immutable caching;
+ * - passes the client IP (behind Fly's proxy too) to loaders and actions for rate limiting.
+ * Database migrations run when the server build is loaded (app/entry.server.tsx).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequestHandler } from '@remix-run/express';
+import { broadcastDevReady, installGlobals } from '@remix-run/node';
+import compression from 'compression';
+import express from 'express';
+import morgan from 'morgan';
+
+installGlobals({ nativeFetch: true });
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILD_PATH = path.join(root, 'build/index.js');
+const mode = process.env.NODE_ENV === 'development' ? 'development' : 'production';
+const build = await import(BUILD_PATH);
+
+const app = express();
+app.disable('x-powered-by');
+app.set('trust proxy', process.env.TRUST_PROXY === '0' ? false : 1);
+app.use(compression());
+
+// HTTPS redirect behind a proxy that says the request came over plain HTTP (Fly sets this).
+app.use((req, res, next) => {
+  if (req.get('X-Forwarded-Proto') === 'http' && process.env.FORCE_HTTPS !== '0' && mode === 'production') {
+    return res.redirect(301, `https://${req.get('host')}${req.originalUrl}`);
+  }
+  next();
+});
+
+app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
+app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
+if (process.env.LOG_REQUESTS !== '0') app.use(morgan('tiny'));
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+app.use((req, res, next) => {
+  if (SAFE_METHODS.has(req.method)) return next();
+  const site = req.get('Sec-Fetch-Site');
+  const origin = req.get('Origin');
+  let crossSite = site === 'cross-site' || site === 'same-site';
+  if (!crossSite && origin) {
+    try {
+      crossSite = origin === 'null' || new URL(origin).host !== req.get('host');
+    } catch {
+      crossSite = true;
+    }
+  }
+  if (crossSite) {
+    res.status(403).type('application/json').send(JSON.stringify({ error: 'Cross-site request refused' }));
+    return;
+  }
+  next();
+});
+
+app.all(
+  '*',
+  createRequestHandler({
+    build,
+    mode,
+    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
+  }),
+);
+
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || '0.0.0.0';
+app.listen(port, host, () => {
+  console.log(`PinDex listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`);
+  if (mode === 'development') broadcastDevReady(build);
+});

@@ -1,0 +1,194 @@
+import { Form, Link, NavLink } from '@remix-run/react';
+import type { Role } from '~/utils/constants';
+import { displayName } from '~/utils/user';
+
+export interface NavUser {
+  id: string;
+  email: string;
+  nickname: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  role: Role;
+  profileImageUrl: string | null;
+}
+
+interface NavProps {
+  user: NavUser | null;
+  earnedBadges: number;
+}
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`;
+
+function navLinks(user: NavUser | null, earnedBadges: number) {
+  const links: { to: string; label: string; mobileLabel?: string; badge?: number }[] = [{ to: '/identify', label: 'Identify Pin' }];
+  if (user) {
+    links.push({ to: '/collection', label: 'My Collection' });
+    links.push({ to: '/badges', label: 'Badges', badge: earnedBadges });
+  }
+  links.push({ to: '/browse', label: 'Browse', mobileLabel: 'Browse Pins' });
+  links.push({ to: '/marketplace', label: 'Marketplace' });
+  if (user) links.push({ to: '/teams', label: 'Teams' });
+  if (user?.role === 'vendor') links.push({ to: '/vendor', label: 'Vendor', mobileLabel: 'Vendor Dashboard' });
+  if (user && (user.role === 'admin' || user.role === 'super_admin')) {
+    links.push({ to: '/admin', label: 'Admin', mobileLabel: 'Admin Dashboard' });
+  }
+  return links;
+}
+
+function SignOutForm({ className }: { className: string }) {
+  return (
+    <Form method="post" action="/api/logout" reloadDocument>
+      <button type="submit" className={className}>
+        Log out
+      </button>
+    </Form>
+  );
+}
+
+export function NavBar({ user, earnedBadges }: NavProps) {
+  const links = navLinks(user, earnedBadges);
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <nav aria-label="Main" className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4">
+        <Link to="/" className="mr-4 flex items-center gap-2 text-lg font-extrabold text-brand-700">
+          <span aria-hidden="true" className="inline-block h-7 w-7 rounded-full border-4 border-amber-400 bg-brand-600" />
+          PinDex
+        </Link>
+        <div className="hidden flex-1 items-center gap-1 md:flex">
+          {links.map((l) => (
+            <NavLink key={l.to} to={l.to} className={linkClass} prefetch="intent">
+              {l.label}
+              {l.badge !== undefined ? (
+                <span className="badge ml-1 bg-amber-100 text-amber-800" aria-label={`${l.badge} earned`}>
+                  {l.badge}
+                </span>
+              ) : null}
+            </NavLink>
+          ))}
+        </div>
+        <div className="ml-auto flex items-center gap-2">
+          {user ? (
+            <details className="relative hidden md:block" data-menu="avatar">
+              <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="Account menu">
+                <Avatar user={user} />
+              </summary>
+              <div className="absolute right-0 mt-2 w-60 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
+                <p className="px-2 text-sm font-semibold text-slate-900">{displayName(user)}</p>
+                <p className="truncate px-2 pb-2 text-xs text-slate-500">{user.email}</p>
+                <div className="flex flex-col border-t border-slate-100 pt-2 text-sm">
+                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/profile">
+                    Profile
+                  </Link>
+                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/collection">
+                    My Collection
+                  </Link>
+                  {user.role === 'vendor' ? (
+                    <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">
+                      Vendor Dashboard
+                    </Link>
+                  ) : (
+                    <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">
+                      Become a Vendor
+                    </Link>
+                  )}
+                  {user.role === 'admin' || user.role === 'super_admin' ? (
+                    <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/admin">
+                      Admin Dashboard
+                    </Link>
+                  ) : null}
+                  <SignOutForm className="w-full rounded px-2 py-1.5 text-left text-red-700 hover:bg-red-50" />
+                </div>
+              </div>
+            </details>
+          ) : (
+            <a href="/api/login" className="btn-primary hidden md:inline-flex">
+              Sign In
+            </a>
+          )}
+          <details className="md:hidden" data-menu="mobile">
+            <summary className="flex cursor-pointer list-none items-center rounded-md p-2 hover:bg-slate-100" aria-label="Open menu">
+              <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+                <path d="M4 6h16M4 12h16M4 18h16" />
+              </svg>
+            </summary>
+            <div className="fixed inset-x-0 top-14 z-50 border-b border-slate-200 bg-white p-4 shadow-lg">
+              {user ? (
+                <p className="mb-2 text-sm text-slate-600">
+                  Signed in as <strong>{displayName(user)}</strong>
+                </p>
+              ) : null}
+              <div className="flex flex-col gap-1">
+                {links.map((l) => (
+                  <NavLink key={l.to} to={l.to} className={linkClass}>
+                    {l.mobileLabel ?? l.label}
+                    {l.badge !== undefined ? <span className="badge ml-1 bg-amber-100 text-amber-800">{l.badge}</span> : null}
+                  </NavLink>
+                ))}
+                {user ? (
+                  <NavLink to="/profile" className={linkClass}>
+                    Profile
+                  </NavLink>
+                ) : null}
+              </div>
+              <div className="mt-3 border-t border-slate-100 pt-3">
+                {user ? (
+                  <Form method="post" action="/api/logout" reloadDocument>
+                                  <button type="submit" className="btn-secondary w-full">
+                      Sign Out
+                    </button>
+                  </Form>
+                ) : (
+                  <a href="/api/login" className="btn-primary w-full">
+                    Sign In
+                  </a>
+                )}
+              </div>
+            </div>
+          </details>
+        </div>
+      </nav>
+    </header>
+  );
+}
+
+export function BottomBar({ user }: { user: NavUser | null }) {
+  const items = [
+    { to: '/identify', label: 'Identify' },
+    ...(user ? [{ to: '/collection', label: 'Collection' }] : []),
+    { to: '/browse', label: 'Browse' },
+    { to: '/marketplace', label: 'Shop' },
+  ];
+  return (
+    <nav aria-label="Quick" className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white md:hidden">
+      <ul className="flex">
+        {items.map((i) => (
+          <li key={i.to} className="flex-1">
+            <NavLink
+              to={i.to}
+              className={({ isActive }) => `block py-3 text-center text-xs font-semibold ${isActive ? 'text-brand-700' : 'text-slate-600'}`}
+            >
+              {i.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function Avatar({ user, size = 32 }: { user: NavUser; size?: number }) {
+  const name = displayName(user);
+  if (user.profileImageUrl) {
+    return <img src={user.profileImageUrl} alt="" width={size} height={size} className="rounded-full object-cover" style={{ width: size, height: size }} />;
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-flex items-center justify-center rounded-full bg-brand-600 font-bold text-white"
+      style={{ width: size, height: size, fontSize: size / 2.4 }}
+    >
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}

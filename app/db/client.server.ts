@@ -1,0 +1,163 @@
+/**
+ * One database client for the process, on one of two drivers:
+ * - better-sqlite3 (default): an embedded SQLite file, WAL, foreign keys, busy timeout;
+ * - @libsql/client: a libsql://, http(s):// or ws(s):// URL (Turso, a libSQL server), or any URL
+ *   when DB_DRIVER=libsql (also local files, which the test matrix uses).
+ *
+ * Services see one type (`Db`) and always `await` their queries, so the same code runs on both:
+ * better-sqlite3 queries resolve at once, libSQL ones asynchronously.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { createClient, type Client } from '@libsql/client';
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
+import * as schema from './schema';
+
+export type Db = LibSQLDatabase<typeof schema>;
+export type DriverName = 'better-sqlite3' | 'libsql';
+
+export interface DbHandle {
+  db: Db;
+  driver: DriverName;
+  url: string;
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  migrate(): Promise<void>;
+  close(): void;
+}
+
+const DEFAULT_URL = 'file:./data/pindex.db';
+
+function migrationsFolder(): string {
+  // works from the sources (tsx, vitest) and from the server build (build/index.js)
+  const candidates = [
+    path.resolve(process.cwd(), 'drizzle/migrations'),
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle/migrations'),
+  ];
+  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'meta/_journal.json')));
+  if (!found) throw new Error('Database migrations not found (drizzle/migrations)');
+  return found;
+}
+
+export function chooseDriver(url: string, explicit = process.env.DB_DRIVER): DriverName {
+  if (explicit === 'libsql' || explicit === 'better-sqlite3') return explicit;
+  return /^(libsql|https?|wss?):\/\//.test(url) ? 'libsql' : 'better-sqlite3';
+}
+
+function filePathOf(url: string): string {
+  const p = url.startsWith('file:') ? url.slice('file:'.length) : url;
+  return p.replace(/^\/\/(?=\/)/, '');
+}
+
+/** A tiny FIFO lock: one write transaction at a time on the embedded connection. */
+function createLock() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return function withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_URL): DbHandle {
+  const driver = chooseDriver(url);
+  const current = new AsyncLocalStorage<Db>();
+
+  if (driver === 'better-sqlite3') {
+    const file = filePathOf(url);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new Database(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    const db = drizzleSqlite(sqlite, { schema }) as unknown as Db;
+    const withLock = createLock();
+    return {
+      db,
+      driver,
+      url,
+      // better-sqlite3 is synchronous, so a transaction whose body awaits only database work runs
+      // to its end before any other request gets the event loop; the lock keeps it so even if a
+      // body awaits something else. Nested calls join the outer transaction.
+      transaction(fn) {
+        const outer = current.getStore();
+        if (outer) return fn(outer);
+        return withLock(async () => {
+          sqlite.exec('BEGIN IMMEDIATE');
+          try {
+            const result = await current.run(db, () => fn(db));
+            sqlite.exec('COMMIT');
+            return result;
+          } catch (error) {
+            if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+            throw error;
+          }
+        });
+      },
+      async migrate() {
+        migrateSqlite(drizzleSqlite(sqlite), { migrationsFolder: migrationsFolder() });
+      },
+      close() {
+        sqlite.close();
+      },
+    };
+  }
+
+  let client: Client;
+  if (/^file:/.test(url)) {
+    fs.mkdirSync(path.dirname(path.resolve(filePathOf(url))), { recursive: true });
+    client = createClient({ url, timeout: 5000 });
+  } else {
+    client = createClient({ url, authToken: process.env.DATABASE_AUTH_TOKEN || undefined });
+  }
+  const db = drizzleLibsql(client, { schema });
+  let walDone = false;
+  return {
+    db,
+    driver,
+    url,
+    transaction(fn) {
+      const outer = current.getStore();
+      if (outer) return fn(outer);
+      return db.transaction((tx) => current.run(tx as unknown as Db, () => fn(tx as unknown as Db)), {
+        behavior: 'immediate',
+      });
+    },
+    async migrate() {
+      if (!walDone && url.startsWith('file:')) {
+        await client.execute('PRAGMA journal_mode = WAL');
+        walDone = true;
+      }
+      await migrateLibsql(db, { migrationsFolder: migrationsFolder() });
+    },
+    close() {
+      client.close();
+    },
+  };
+}
+
+// One handle per process, kept across development rebuilds.
+const globalForDb = globalThis as unknown as { __pindexDb?: DbHandle; __pindexMigrated?: Promise<void> };
+
+export function getDatabase(): DbHandle {
+  if (!globalForDb.__pindexDb) globalForDb.__pindexDb = openDatabase();
+  return globalForDb.__pindexDb;
+}
+
+/** Applies pending migrations once per process (the server calls this before serving). */
+export function ensureMigrated(): Promise<void> {
+  if (!globalForDb.__pindexMigrated) globalForDb.__pindexMigrated = getDatabase().migrate();
+  return globalForDb.__pindexMigrated;
+}
+
+/** Replaces the process handle (tests point services at their own database file). */
+export function setDatabase(handle: DbHandle): void {
+  globalForDb.__pindexDb = handle;
+  globalForDb.__pindexMigrated = Promise.resolve();
+}

@@ -1,0 +1,681 @@
+/**
+ * The whole PinDex data model (SQLite / libSQL through Drizzle).
+ *
+ * Conventions
+ * - ids are random text ids (see createId); timestamps are integer milliseconds.
+ * - money is stored as integer cents (`*_cents`) so sums are exact; the API shows dollars.
+ * - enumerations are CHECK constraints; JSON lists are text columns with mode 'json'.
+ * - ON DELETE is chosen per relation: owned children cascade, references to people are set null,
+ *   and records that must not silently disappear (pins of an organization, orders) restrict.
+ * - one collection entry per user and pin: an entry has one status at a time and moves between
+ *   owned, wanted and trading (PUT /api/users/{id}/collection/{pinId} names the entry by pin).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  blob,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+import { createId } from '../utils/ids';
+import {
+  ACHIEVEMENT_CATEGORIES,
+  CHALLENGE_TYPES,
+  COLLECTION_STATUSES,
+  CONDITIONS,
+  IMAGE_FORMATS,
+  IMAGE_VARIANTS,
+  ORDER_STATUSES,
+  RARITIES,
+  REACTION_TYPES,
+  ROLES,
+  STAFF_ROLES,
+  VENDOR_STATUSES,
+  type Rarity,
+} from '../utils/constants';
+
+export * from '../utils/constants';
+
+const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
+
+const id = () => text('id').primaryKey().$defaultFn(createId);
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+const updatedAt = () =>
+  integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`)
+    .$onUpdateFn(() => new Date());
+const bool = (name: string) => integer(name, { mode: 'boolean' });
+
+// ---------------------------------------------------------------- people and sign-in
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    nickname: text('nickname'),
+    profileImageUrl: text('profile_image_url'),
+    role: text('role', { enum: ROLES }).notNull().default('player'),
+    isOnboardingComplete: bool('is_onboarding_complete').notNull().default(false),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // e-mail and nickname are unique without regard to case
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('users_nickname_unique').on(sql`lower(${t.nickname})`),
+    index('users_role_idx').on(t.role),
+    index('users_created_idx').on(t.createdAt),
+    check('users_role_check', inList('role', ROLES)),
+  ],
+);
+
+/** Local accounts: a memory-hard (scrypt) hash, kept apart from the user row. */
+export const passwords = sqliteTable('passwords', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  hash: text('hash').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** OAuth2 / OpenID Connect identities linked to a user. */
+export const oauthConnections = sqliteTable(
+  'oauth_connections',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    providerUserId: text('provider_user_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('oauth_provider_user_unique').on(t.provider, t.providerUserId),
+    index('oauth_user_idx').on(t.userId),
+  ],
+);
+
+/** Server-side sessions: the cookie holds only `sid`. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    sid: text('sid').primaryKey(),
+    sess: text('sess', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    expire: integer('expire', { mode: 'timestamp_ms' }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('sessions_expire_idx').on(t.expire), index('sessions_user_idx').on(t.userId)],
+);
+
+// ---------------------------------------------------------------- images
+
+/** Uploaded images, stored once by the SHA-256 of the normalised bytes. */
+export const images = sqliteTable('images', {
+  id: text('id').primaryKey(), // hex content hash
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  /** the normalised master (metadata stripped, auto-rotated, at most 1600 px), JPEG */
+  bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  byteSize: integer('byte_size').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Pre-rendered variants served to browsers (thumbnail for cards, full for detail). */
+export const imageVariants = sqliteTable(
+  'image_variants',
+  {
+    imageId: text('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    variant: text('variant', { enum: IMAGE_VARIANTS }).notNull(),
+    format: text('format', { enum: IMAGE_FORMATS }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.imageId, t.variant, t.format] }),
+    check('image_variants_variant_check', inList('variant', IMAGE_VARIANTS)),
+    check('image_variants_format_check', inList('format', IMAGE_FORMATS)),
+  ],
+);
+
+/** Visual features of a reference image, extracted once when stored (identification index). */
+export const imageFeatures = sqliteTable('image_features', {
+  imageId: text('image_id')
+    .primaryKey()
+    .references(() => images.id, { onDelete: 'cascade' }),
+  engine: text('engine').notNull(),
+  features: blob('features', { mode: 'buffer' }).notNull(),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- catalogue
+
+export const organizations = sqliteTable(
+  'organizations',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('organizations_name_unique').on(sql`lower(${t.name})`)],
+);
+
+export const teams = sqliteTable(
+  'teams',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    location: text('location'),
+    managerId: text('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    logoUrl: text('logo_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('teams_manager_idx').on(t.managerId), index('teams_name_idx').on(t.name)],
+);
+
+export const pins = sqliteTable(
+  'pins',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    // an organization with pins cannot be deleted
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'restrict' }),
+    teamId: text('team_id').references(() => teams.id, { onDelete: 'set null' }),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    totalQuantity: integer('total_quantity').notNull().default(100),
+    availableQuantity: integer('available_quantity').notNull().default(0),
+    distributionDate: text('distribution_date'), // ISO date YYYY-MM-DD
+    /** image ids (see `images`), in display order */
+    images: text('images', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    primaryPhotoIndex: integer('primary_photo_index').notNull().default(0),
+    year: integer('year'),
+    event: text('event'),
+    rarity: text('rarity', { enum: RARITIES }).notNull().default('common'),
+    rarityScore: integer('rarity_score').notNull().default(1),
+    /** true when an admin set rarity by hand; otherwise it follows totalQuantity */
+    rarityLocked: bool('rarity_locked').notNull().default(false),
+    identificationCount: integer('identification_count').notNull().default(0),
+    estimatedValueCents: integer('estimated_value_cents'),
+    isFeatured: bool('is_featured').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('pins_created_idx').on(t.createdAt, t.id),
+    index('pins_rarity_idx').on(t.rarityScore, t.createdAt),
+    index('pins_value_idx').on(t.estimatedValueCents),
+    index('pins_org_idx').on(t.organizationId, t.createdAt),
+    index('pins_team_idx').on(t.teamId),
+    index('pins_creator_idx').on(t.createdBy),
+    index('pins_featured_idx').on(t.isFeatured),
+    index('pins_name_idx').on(t.name),
+    check('pins_rarity_check', inList('rarity', RARITIES)),
+    check('pins_rarity_score_check', sql`rarity_score between 0 and 4`),
+    check('pins_total_quantity_check', sql`total_quantity >= 1`),
+    check('pins_available_quantity_check', sql`available_quantity >= 0`),
+  ],
+);
+
+export const identifications = sqliteTable(
+  'identifications',
+  {
+    id: id(),
+    // deleting a pin deletes its identification records (the admin confirmation says so)
+    pinId: text('pin_id').references(() => pins.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** the photo, as a reference into `images` */
+    imageData: text('image_data'),
+    confidence: integer('confidence').notNull().default(0),
+    identificationData: text('identification_data', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('identifications_created_idx').on(t.createdAt),
+    index('identifications_pin_idx').on(t.pinId),
+    index('identifications_user_idx').on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------- teams
+
+export const rosters = sqliteTable(
+  'rosters',
+  {
+    id: id(),
+    // players are often children without an account: the name is kept, the account is optional
+    playerId: text('player_id').references(() => users.id, { onDelete: 'set null' }),
+    playerName: text('player_name').notNull(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    position: text('position'),
+    jerseyNumber: text('jersey_number'),
+    isActive: bool('is_active').notNull().default(true),
+    joinedAt: integer('joined_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [index('rosters_team_idx').on(t.teamId), index('rosters_player_idx').on(t.playerId)],
+);
+
+export const staff = sqliteTable(
+  'staff',
+  {
+    id: id(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: STAFF_ROLES }).notNull().default('assistant_coach'),
+    isActive: bool('is_active').notNull().default(true),
+    joinedAt: integer('joined_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [
+    index('staff_team_idx').on(t.teamId),
+    index('staff_user_idx').on(t.userId),
+    check('staff_role_check', inList('role', STAFF_ROLES)),
+  ],
+);
+
+// ---------------------------------------------------------------- collections and badges
+
+export const userCollections = sqliteTable(
+  'user_collections',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pinId: text('pin_id')
+      .notNull()
+      .references(() => pins.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: COLLECTION_STATUSES }).notNull(),
+    quantity: integer('quantity').notNull().default(1),
+    acquiredAt: integer('acquired_at', { mode: 'timestamp_ms' }),
+    condition: text('condition', { enum: CONDITIONS }).notNull().default('excellent'),
+    tradeable: bool('tradeable').notNull().default(false),
+    notes: text('notes'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('user_collections_user_pin_unique').on(t.userId, t.pinId),
+    index('user_collections_user_status_idx').on(t.userId, t.status, t.updatedAt),
+    index('user_collections_pin_idx').on(t.pinId),
+    check('user_collections_status_check', inList('status', COLLECTION_STATUSES)),
+    check('user_collections_condition_check', inList('condition', CONDITIONS)),
+    check('user_collections_quantity_check', sql`quantity >= 1`),
+  ],
+);
+
+/** Team pins handed to players (the team's distribution list). */
+export const pinCollections = sqliteTable(
+  'pin_collections',
+  {
+    id: id(),
+    playerId: text('player_id')
+      .notNull()
+      .references(() => rosters.id, { onDelete: 'cascade' }),
+    pinId: text('pin_id')
+      .notNull()
+      .references(() => pins.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull().default(1),
+    acquiredAt: integer('acquired_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+    tradeable: bool('tradeable').notNull().default(true),
+    notes: text('notes'),
+  },
+  (t) => [
+    index('pin_collections_player_idx').on(t.playerId),
+    index('pin_collections_pin_idx').on(t.pinId),
+    check('pin_collections_quantity_check', sql`quantity >= 1`),
+  ],
+);
+
+export type AchievementCondition =
+  | { type: 'identification_count'; target: number }
+  | { type: 'pins_owned_count'; target: number }
+  | { type: 'pins_wanted_count'; target: number }
+  | { type: 'trading_count'; target: number }
+  | { type: 'streak_days'; target: number }
+  | { type: 'owns_rarity'; rarity: Rarity; target: number }
+  | { type: 'organizations_collected'; target: number }
+  | { type: 'pins_contributed'; target: number };
+
+export const achievements = sqliteTable(
+  'achievements',
+  {
+    id: id(),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    iconUrl: text('icon_url'),
+    category: text('category', { enum: ACHIEVEMENT_CATEGORIES }).notNull(),
+    condition: text('condition', { mode: 'json' }).$type<AchievementCondition>().notNull(),
+    points: integer('points').notNull().default(10),
+    isHidden: bool('is_hidden').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('achievements_key_unique').on(t.key),
+    check('achievements_category_check', inList('category', ACHIEVEMENT_CATEGORIES)),
+  ],
+);
+
+export const userAchievements = sqliteTable(
+  'user_achievements',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    achievementId: text('achievement_id')
+      .notNull()
+      .references(() => achievements.id, { onDelete: 'cascade' }),
+    unlockedAt: integer('unlocked_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+    progress: integer('progress').notNull().default(100),
+  },
+  (t) => [
+    uniqueIndex('user_achievements_unique').on(t.userId, t.achievementId),
+    index('user_achievements_user_idx').on(t.userId, t.unlockedAt),
+  ],
+);
+
+export const userStats = sqliteTable('user_stats', {
+  id: id(),
+  userId: text('user_id')
+    .notNull()
+    .unique('user_stats_user_unique')
+    .references(() => users.id, { onDelete: 'cascade' }),
+  totalIdentifications: integer('total_identifications').notNull().default(0),
+  successfulIdentifications: integer('successful_identifications').notNull().default(0),
+  pinsOwned: integer('pins_owned').notNull().default(0),
+  pinsWanted: integer('pins_wanted').notNull().default(0),
+  achievementPoints: integer('achievement_points').notNull().default(0),
+  currentStreak: integer('current_streak').notNull().default(0),
+  longestStreak: integer('longest_streak').notNull().default(0),
+  /** the user's calendar day (YYYY-MM-DD) of their last activity */
+  lastActiveDate: text('last_active_date'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const dailyChallenges = sqliteTable(
+  'daily_challenges',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    type: text('type', { enum: CHALLENGE_TYPES }).notNull(),
+    target: integer('target').notNull().default(1),
+    reward: integer('reward').notNull().default(10),
+    activeDate: text('active_date').notNull(), // YYYY-MM-DD
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('daily_challenges_active_idx').on(t.activeDate),
+    check('daily_challenges_type_check', inList('type', CHALLENGE_TYPES)),
+  ],
+);
+
+export const userChallengeProgress = sqliteTable(
+  'user_challenge_progress',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    challengeId: text('challenge_id')
+      .notNull()
+      .references(() => dailyChallenges.id, { onDelete: 'cascade' }),
+    progress: integer('progress').notNull().default(0),
+    completed: bool('completed').notNull().default(false),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_challenge_unique').on(t.userId, t.challengeId)],
+);
+
+export const pinComments = sqliteTable(
+  'pin_comments',
+  {
+    id: id(),
+    pinId: text('pin_id')
+      .notNull()
+      .references(() => pins.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('pin_comments_pin_idx').on(t.pinId, t.createdAt)],
+);
+
+export const pinReactions = sqliteTable(
+  'pin_reactions',
+  {
+    id: id(),
+    pinId: text('pin_id')
+      .notNull()
+      .references(() => pins.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: REACTION_TYPES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('pin_reactions_unique').on(t.pinId, t.userId, t.type),
+    check('pin_reactions_type_check', inList('type', REACTION_TYPES)),
+  ],
+);
+
+// ---------------------------------------------------------------- vendors and marketplace
+
+export const vendors = sqliteTable(
+  'vendors',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .unique('vendors_user_unique')
+      .references(() => users.id, { onDelete: 'cascade' }),
+    businessName: text('business_name').notNull(),
+    description: text('description'),
+    contactEmail: text('contact_email').notNull(),
+    contactPhone: text('contact_phone'),
+    websiteUrl: text('website_url'),
+    businessAddress: text('business_address'),
+    logoUrl: text('logo_url'),
+    bannerUrl: text('banner_url'),
+    marketingMaterials: text('marketing_materials', { mode: 'json' }).$type<string[]>(),
+    applicationStatus: text('application_status', { enum: VENDOR_STATUSES }).notNull().default('pending'),
+    isApproved: bool('is_approved').notNull().default(false),
+    reviewedBy: text('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: integer('reviewed_at', { mode: 'timestamp_ms' }),
+    adminNotes: text('admin_notes'),
+    rejectionReason: text('rejection_reason'),
+    businessLicense: text('business_license'),
+    taxId: text('tax_id'),
+    yearsInBusiness: integer('years_in_business'),
+    estimatedMonthlyVolume: text('estimated_monthly_volume'),
+    specializations: text('specializations', { mode: 'json' }).$type<string[]>(),
+    stripeAccountId: text('stripe_account_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('vendors_status_idx').on(t.applicationStatus),
+    check('vendors_status_check', inList('application_status', VENDOR_STATUSES)),
+  ],
+);
+
+export const vendorApplicationHistory = sqliteTable(
+  'vendor_application_history',
+  {
+    id: id(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    previousStatus: text('previous_status', { enum: VENDOR_STATUSES }),
+    newStatus: text('new_status', { enum: VENDOR_STATUSES }).notNull(),
+    changedBy: text('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    notes: text('notes'),
+    attachments: text('attachments', { mode: 'json' }).$type<string[]>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('vendor_history_vendor_idx').on(t.vendorId, t.createdAt)],
+);
+
+export const marketplacePins = sqliteTable(
+  'marketplace_pins',
+  {
+    id: id(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    /** the catalogue pin this listing sells, when known */
+    pinId: text('pin_id').references(() => pins.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    priceCents: integer('price_cents').notNull(),
+    stockQuantity: integer('stock_quantity').notNull().default(0),
+    images: text('images', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    category: text('category'),
+    tags: text('tags', { mode: 'json' }).$type<string[]>(),
+    isActive: bool('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('marketplace_pins_vendor_idx').on(t.vendorId),
+    index('marketplace_pins_active_idx').on(t.isActive, t.createdAt),
+    index('marketplace_pins_category_idx').on(t.category),
+    check('marketplace_pins_price_check', sql`price_cents >= 0 and price_cents < 10000000000`),
+    check('marketplace_pins_stock_check', sql`stock_quantity >= 0`),
+  ],
+);
+
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: id(),
+    // orders are business records: a buyer or vendor with orders cannot be deleted silently
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'restrict' }),
+    totalAmountCents: integer('total_amount_cents').notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    shippingAddress: text('shipping_address'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('orders_user_idx').on(t.userId, t.createdAt),
+    index('orders_vendor_idx').on(t.vendorId, t.status, t.createdAt),
+    check('orders_status_check', inList('status', ORDER_STATUSES)),
+  ],
+);
+
+export const orderItems = sqliteTable(
+  'order_items',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    marketplacePinId: text('marketplace_pin_id')
+      .notNull()
+      .references(() => marketplacePins.id, { onDelete: 'restrict' }),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    totalPriceCents: integer('total_price_cents').notNull(),
+  },
+  (t) => [index('order_items_order_idx').on(t.orderId), check('order_items_quantity_check', sql`quantity >= 1`)],
+);
+
+export const userInventory = sqliteTable(
+  'user_inventory',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    marketplacePinId: text('marketplace_pin_id')
+      .notNull()
+      .references(() => marketplacePins.id, { onDelete: 'restrict' }),
+    quantity: integer('quantity').notNull().default(1),
+    acquiredAt: integer('acquired_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [index('user_inventory_user_idx').on(t.userId, t.acquiredAt)],
+);
+
+export const auditLogs = sqliteTable(
+  'audit_logs',
+  {
+    id: id(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    timestamp: integer('timestamp', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [
+    index('audit_logs_time_idx').on(t.timestamp),
+    index('audit_logs_user_idx').on(t.userId),
+    index('audit_logs_target_idx').on(t.targetType, t.targetId),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Pin = typeof pins.$inferSelect;
+export type NewPin = typeof pins.$inferInsert;
+export type Organization = typeof organizations.$inferSelect;
+export type Team = typeof teams.$inferSelect;
+export type CollectionEntry = typeof userCollections.$inferSelect;
+export type Achievement = typeof achievements.$inferSelect;
+export type UserStats = typeof userStats.$inferSelect;
+export type Vendor = typeof vendors.$inferSelect;
+export type MarketplacePin = typeof marketplacePins.$inferSelect;
+export type Order = typeof orders.$inferSelect;

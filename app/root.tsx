@@ -1,0 +1,133 @@
+import { cssBundleHref } from '@remix-run/css-bundle';
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
+import { count, eq } from 'drizzle-orm';
+import { getOptionalUser } from '~/auth/user.server';
+import { BottomBar, NavBar, type NavUser } from '~/components/nav';
+import { ErrorPage } from '~/components/error-page';
+import { ToastProvider, type ToastMessage } from '~/components/toaster';
+import { db } from '~/db/index.server';
+import { userAchievements } from '~/db/schema';
+import { getToast } from '~/utils/toast.server';
+import stylesheet from '~/tailwind.css';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  ...(cssBundleHref ? [{ rel: 'stylesheet', href: cssBundleHref }] : []),
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: MetaFunction = () => [
+  { title: 'PinDex AI: identify and collect baseball trading pins' },
+  { name: 'description', content: 'Identify baseball trading pins from a photo, browse the pin database and keep your collection.' },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  const { toast, headers } = await getToast(request);
+  let earnedBadges = 0;
+  if (user) {
+    const [row] = await db().select({ n: count() }).from(userAchievements).where(eq(userAchievements.userId, user.id));
+    earnedBadges = row?.n ?? 0;
+  }
+  const navUser: NavUser | null = user
+    ? {
+        id: user.id,
+        email: user.email,
+        nickname: user.nickname,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        role: user.role,
+        profileImageUrl: user.profileImageUrl,
+      }
+    : null;
+  const toasts: ToastMessage[] = toast
+    ? [
+        { id: toast.id, title: toast.title, description: toast.description, variant: toast.variant },
+        ...(toast.more ?? []).map((m, i) => ({ id: `${toast.id}-${i}`, ...m })),
+      ]
+    : [];
+  return json(
+    { user: navUser, earnedBadges, toasts, onboardingComplete: user?.isOnboardingComplete ?? true },
+    { headers: mergeHeaders(headers) },
+  );
+}
+
+function mergeHeaders(...list: (Headers | null | undefined)[]): Headers {
+  const out = new Headers();
+  for (const h of list) h?.forEach((value, key) => out.append(key, value));
+  return out;
+}
+
+export type RootData = ReturnType<typeof useRootData>;
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>('root');
+}
+
+function Document({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1e40af" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-full flex-col bg-slate-50 text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function GlobalPending() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return <div role="progressbar" aria-label="Loading" className="fixed inset-x-0 top-0 z-50 h-1 animate-pulse bg-brand-500" />;
+}
+
+export default function App() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <Document>
+      <ToastProvider serverToasts={data.toasts}>
+        <GlobalPending />
+        <NavBar user={data.user} earnedBadges={data.earnedBadges} />
+        <main className="mx-auto w-full max-w-7xl flex-1 px-4 pb-24 pt-6 md:pb-10">
+          <Outlet />
+        </main>
+        <BottomBar user={data.user} />
+      </ToastProvider>
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>('root');
+  return (
+    <Document>
+      <NavBar user={data?.user ?? null} earnedBadges={data?.earnedBadges ?? 0} />
+      <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-10">
+        <ErrorPage error={error} />
+      </main>
+    </Document>
+  );
+}
+
+export { isRouteErrorResponse };

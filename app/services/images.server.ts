@@ -1,0 +1,178 @@
+/**
+ * The image store. Every uploaded image goes through here:
+ * sniff the real type from the bytes (JPEG, PNG, WebP, GIF, AVIF/HEIF when sharp decodes it),
+ * refuse others (415) and anything over 5 MB (413), auto-rotate, strip metadata, re-encode,
+ * store once by the SHA-256 of the normalised image, and pre-render the variants browsers get:
+ * a 320 px thumbnail and a 1024 px full view, each as WebP and JPEG.
+ * Images live in the database (one file holds everything, one backup).
+ */
+import { createHash } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import sharp, { type OutputInfo } from 'sharp';
+import { db, transaction, type Db } from '~/db/index.server';
+import { imageVariants, images, type ImageFormat, type ImageVariant } from '~/db/schema';
+import { MAX_IMAGE_BYTES } from '~/utils/constants';
+import { Invalid, NotFound, TooLarge, UnsupportedMediaType } from './errors';
+
+sharp.cache(false);
+sharp.concurrency(1);
+
+const MASTER_MAX = 1600;
+export const VARIANT_SIZES: Record<ImageVariant, number> = { thumb: 320, full: 1024 };
+
+export type SniffedType = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'heic';
+
+/** The image type named by the file's first bytes, or null if it is not an image we take. */
+export function sniffImageType(bytes: Uint8Array): SniffedType | null {
+  if (bytes.length < 12) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
+  const ascii = (start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
+  if (ascii(0, 4) === 'GIF8') return 'gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  if (ascii(4, 8) === 'ftyp') {
+    const brand = ascii(8, 12);
+    if (brand === 'avif' || brand === 'avis') return 'avif';
+    if (['heic', 'heix', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) return 'heic';
+  }
+  return null;
+}
+
+/**
+ * Turns what clients send into bytes: a Buffer/Uint8Array, a File/Blob, a data URL
+ * (`data:image/jpeg;base64,...`) or raw base64, as the specification allows for pin images.
+ */
+export async function toImageBytes(input: Buffer | Uint8Array | Blob | string): Promise<Buffer> {
+  if (typeof input === 'string') {
+    const trimmed = input.trim();
+    const match = /^data:([\w/+.-]*)?(;[\w=-]+)*;base64,/i.exec(trimmed);
+    const b64 = match ? trimmed.slice(match[0].length) : trimmed;
+    if (!match && trimmed.startsWith('data:')) throw new Invalid('image_parse_error: the data URL is not base64 encoded');
+    if (!/^[A-Za-z0-9+/=\s_-]*$/.test(b64)) throw new Invalid('image_parse_error: the image data is not base64');
+    // base64 is 4/3 of the bytes: refuse oversized input before decoding it
+    if ((b64.length * 3) / 4 > MAX_IMAGE_BYTES + 4) throw new TooLarge('File too large');
+    return Buffer.from(b64, 'base64');
+  }
+  if (input instanceof Uint8Array) return Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (input.size > MAX_IMAGE_BYTES) throw new TooLarge('File too large');
+  return Buffer.from(await input.arrayBuffer());
+}
+
+/** Checks size and type; throws 413 / 415 with the specification's words. */
+export function assertAcceptableImage(bytes: Uint8Array): SniffedType {
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new TooLarge('File too large');
+  const type = sniffImageType(bytes);
+  if (!type) throw new UnsupportedMediaType('Invalid file type');
+  return type;
+}
+
+export interface StoredImage {
+  id: string;
+  width: number;
+  height: number;
+  url: string;
+  created: boolean;
+}
+
+export interface NormalisedImage {
+  id: string;
+  master: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Decodes, auto-rotates, strips metadata and re-encodes; no database work. */
+export async function normaliseImage(bytes: Buffer, options: { square?: number } = {}): Promise<NormalisedImage> {
+  assertAcceptableImage(bytes);
+  let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 }).rotate();
+  if (options.square) {
+    pipeline = pipeline.resize(options.square, options.square, { fit: 'cover', position: 'centre' });
+  } else {
+    pipeline = pipeline.resize(MASTER_MAX, MASTER_MAX, { fit: 'inside', withoutEnlargement: true });
+  }
+  let out: { data: Buffer; info: OutputInfo };
+  try {
+    out = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer({ resolveWithObject: true });
+  } catch {
+    // the header said image, the body did not decode (truncated, corrupt, or a codec sharp lacks)
+    throw new UnsupportedMediaType('Invalid file type');
+  }
+  const id = createHash('sha256').update(out.data).digest('hex').slice(0, 32);
+  return { id, master: out.data, width: out.info.width, height: out.info.height };
+}
+
+async function renderVariants(master: Buffer) {
+  const rows: { variant: ImageVariant; format: ImageFormat; width: number; height: number; bytes: Buffer }[] = [];
+  for (const variant of ['thumb', 'full'] as const) {
+    const size = VARIANT_SIZES[variant];
+    const base = sharp(master).resize(size, size, { fit: 'inside', withoutEnlargement: true });
+    const webp = await base.clone().webp({ quality: variant === 'thumb' ? 70 : 80 }).toBuffer({ resolveWithObject: true });
+    const jpeg = await base.clone().jpeg({ quality: variant === 'thumb' ? 74 : 82, mozjpeg: true }).toBuffer({ resolveWithObject: true });
+    rows.push({ variant, format: 'webp', width: webp.info.width, height: webp.info.height, bytes: webp.data });
+    rows.push({ variant, format: 'jpeg', width: jpeg.info.width, height: jpeg.info.height, bytes: jpeg.data });
+  }
+  return rows;
+}
+
+/** Prepared rows for an image, so callers can write them inside their own transaction. */
+export async function prepareImage(input: Buffer | Uint8Array | Blob | string, options: { square?: number } = {}) {
+  const bytes = await toImageBytes(input);
+  const normalised = await normaliseImage(bytes, options);
+  const variants = await renderVariants(normalised.master);
+  return { ...normalised, variants };
+}
+export type PreparedImage = Awaited<ReturnType<typeof prepareImage>>;
+
+/** Writes a prepared image (idempotent: the same picture is stored once). */
+export async function savePreparedImage(tx: Db, image: PreparedImage): Promise<StoredImage> {
+  const existing = await tx.select({ id: images.id }).from(images).where(eq(images.id, image.id)).get();
+  if (!existing) {
+    await tx.insert(images).values({ id: image.id, width: image.width, height: image.height, bytes: image.master, byteSize: image.master.byteLength });
+    await tx.insert(imageVariants).values(image.variants.map((v) => ({ ...v, imageId: image.id }))).onConflictDoNothing();
+  }
+  return { id: image.id, width: image.width, height: image.height, url: imageUrl(image.id), created: !existing };
+}
+
+/** Validates, normalises and stores one image; returns its id and URL. */
+export async function storeImage(input: Buffer | Uint8Array | Blob | string, options: { square?: number } = {}): Promise<StoredImage> {
+  const prepared = await prepareImage(input, options);
+  return transaction((tx) => savePreparedImage(tx, prepared));
+}
+
+export function imageUrl(id: string, variant: ImageVariant | 'master' = 'full'): string {
+  return variant === 'full' ? `/images/${id}` : `/images/${id}?s=${variant}`;
+}
+
+/** The image id inside a stored reference ('/images/<id>...' or a bare id). */
+export function imageIdOf(ref: string): string | null {
+  const m = /^(?:\/images\/)?([a-f0-9]{32})(?:[?#].*)?$/.exec(ref);
+  return m ? m[1] : null;
+}
+
+export async function getImageVariant(id: string, variant: ImageVariant | 'master', format: ImageFormat) {
+  if (variant === 'master') {
+    const row = await db().select({ bytes: images.bytes, width: images.width, height: images.height }).from(images).where(eq(images.id, id)).get();
+    if (!row) throw new NotFound('Image not found');
+    return { bytes: row.bytes, format: 'jpeg' as const, width: row.width, height: row.height };
+  }
+  const row = await db()
+    .select({ bytes: imageVariants.bytes, width: imageVariants.width, height: imageVariants.height })
+    .from(imageVariants)
+    .where(and(eq(imageVariants.imageId, id), eq(imageVariants.variant, variant), eq(imageVariants.format, format)))
+    .get();
+  if (!row) throw new NotFound('Image not found');
+  return { bytes: row.bytes, format, width: row.width, height: row.height };
+}
+
+/** The normalised master bytes (for feature extraction and re-processing). */
+export async function getImageMaster(id: string): Promise<Buffer | null> {
+  const row = await db().select({ bytes: images.bytes }).from(images).where(eq(images.id, id)).get();
+  return row?.bytes ?? null;
+}
+
+/** Dimensions of stored images, for width/height attributes on <img>. */
+export async function imageSizes(ids: string[]): Promise<Map<string, { width: number; height: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db().select({ id: images.id, width: images.width, height: images.height }).from(images).where(inArray(images.id, ids));
+  return new Map(rows.map((r) => [r.id, { width: r.width, height: r.height }]));
+}

@@ -1,0 +1,44 @@
+/** Enumerations and limits shared by the server and the browser (no server imports here). */
+export const ROLES = ['player', 'manager', 'assistant_coach', 'vendor', 'admin', 'super_admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const RARITIES = ['common', 'uncommon', 'rare', 'ultra_rare'] as const;
+export type Rarity = (typeof RARITIES)[number];
+export const COLLECTION_STATUSES = ['owned', 'wanted', 'trading'] as const;
+export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+export const CONDITIONS = ['mint', 'excellent', 'good', 'fair', 'poor'] as const;
+export type Condition = (typeof CONDITIONS)[number];
+export const STAFF_ROLES = ['manager', 'assistant_coach'] as const;
+export const ACHIEVEMENT_CATEGORIES = ['identification', 'collection', 'social', 'marketplace', 'special'] as const;
+export const CHALLENGE_TYPES = ['identify_pins', 'find_rarity', 'add_to_collection', 'marketplace_activity'] as const;
+export const REACTION_TYPES = ['like', 'favorite', 'want'] as const;
+export const VENDOR_STATUSES = ['pending', 'under_review', 'approved', 'rejected', 'needs_revision'] as const;
+export type VendorStatus = (typeof VENDOR_STATUSES)[number];
+export const ORDER_STATUSES = ['pending', 'paid', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const IMAGE_VARIANTS = ['thumb', 'full'] as const;
+export type ImageVariant = (typeof IMAGE_VARIANTS)[number];
+export const IMAGE_FORMATS = ['webp', 'jpeg'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_PIN_PHOTOS = 5;
+export const MIN_PIN_YEAR = 1900;
+
+export const RARITY_LABELS: Record<Rarity, string> = {
+  common: 'Common',
+  uncommon: 'Uncommon',
+  rare: 'Rare',
+  ultra_rare: 'Ultra Rare',
+};
+
+export const ROLE_LABELS: Record<Role, string> = {
+  player: 'Player',
+  manager: 'Manager',
+  assistant_coach: 'Assistant Coach',
+  vendor: 'Vendor',
+  admin: 'Admin',
+  super_admin: 'Super Admin',
+};
+
+export const isAdminRole = (role: Role | null | undefined): boolean => role === 'admin' || role === 'super_admin';

@@ -1,0 +1,10 @@
+/// <reference types="@remix-run/dev" />
+/// <reference types="@remix-run/node" />
+
+import '@remix-run/node';
+declare module '@remix-run/node' {
+  interface AppLoadContext {
+    /** the client's IP address, set by the server (app/cli/server.js) */
+    clientIp?: string;
+  }
+}
