@@ -1,0 +1,45 @@
+import { Link } from '@remix-run/react';
+import { RarityBadge } from './rarity-badge';
+
+export interface PinCardData {
+  id: string;
+  name: string;
+  thumbnail: string | null;
+  rarity: string;
+  organization?: { name: string } | null;
+  estimatedValue?: number | null;
+  year?: number | null;
+}
+
+/** A pin in a grid: thumbnail with fixed dimensions (no layout shift), name, rarity. Opens /pins/{id}. */
+export function PinCard({ pin, eager = false, footer }: { pin: PinCardData; eager?: boolean; footer?: React.ReactNode }) {
+  return (
+    <div className="card flex flex-col overflow-hidden transition hover:shadow-md">
+      <Link to={`/pins/${pin.id}`} className="block" prefetch="intent">
+        <div className="aspect-square bg-white">
+          {pin.thumbnail ? (
+            <img
+              src={pin.thumbnail}
+              alt={pin.name}
+              width={320}
+              height={320}
+              loading={eager ? 'eager' : 'lazy'}
+              decoding="async"
+              className="h-full w-full object-contain p-2"
+            />
+          ) : (
+            <div className="flex h-full items-center justify-center text-4xl text-slate-300" aria-hidden="true">
+              📌
+            </div>
+          )}
+        </div>
+        <div className="space-y-1 p-3">
+          <h3 className="line-clamp-2 text-sm font-semibold text-slate-900">{pin.name}</h3>
+          {pin.organization ? <p className="truncate text-xs text-slate-500">{pin.organization.name}</p> : null}
+          <RarityBadge rarity={pin.rarity} />
+        </div>
+      </Link>
+      {footer ? <div className="mt-auto border-t border-slate-100 px-3 py-2 text-xs">{footer}</div> : null}
+    </div>
+  );
+}

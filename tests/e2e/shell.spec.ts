@@ -1,0 +1,24 @@
+import { expect, test } from '@playwright/test';
+
+test('home shows the product name and the navigation', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/PinDex AI/);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+});
+
+test('an unknown path shows the not-found page with status 404', async ({ page }) => {
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText('404 - Page not found')).toBeVisible();
+});
+
+test('seeded pin images are served with long-lived caching', async ({ page, request }) => {
+  await page.goto('/browse');
+  const src = await page.locator('img[src^="/images/"]').first().getAttribute('src');
+  expect(src).toBeTruthy();
+  const res = await request.get(src!);
+  expect(res.status()).toBe(200);
+  expect(res.headers()['cache-control']).toContain('immutable');
+  expect(res.headers()['etag']).toBeTruthy();
+  expect((await res.body()).byteLength).toBeGreaterThan(500);
+});
