@@ -111,3 +111,17 @@ export function methodNotAllowed(allowed: string[]): TypedResponse<ApiError> {
 }
 
 export { AppError };
+
+/**
+ * Reads a form (urlencoded or multipart) after refusing bodies that are obviously too large,
+ * so an oversized upload is a 413 rather than memory spent. `maxBytes` is for the whole body.
+ */
+export async function readFormData(request: Request, maxBytes = 6 * 1024 * 1024): Promise<FormData> {
+  const length = Number(request.headers.get('content-length') ?? '0');
+  if (length > maxBytes) throw new TooLarge('File too large');
+  try {
+    return await request.formData();
+  } catch {
+    throw new Invalid('The form could not be read');
+  }
+}

@@ -1,0 +1,99 @@
+import { count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { db } from '~/db/index.server';
+import { imageVariants, images } from '~/db/schema';
+import { getImageVariant, imageIdOf, sniffImageType, storeImage } from '~/services/images.server';
+import { loader as imageRoute } from '~/routes/images.$id';
+
+async function photo(width: number, height: number, options: { exif?: boolean; orientation?: number } = {}) {
+  let img = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).composite([
+    { input: Buffer.from(`<svg width="${width}" height="${height}"><rect x="0" y="0" width="${width / 2}" height="${height / 4}" fill="blue"/></svg>`) },
+  ]);
+  if (options.exif || options.orientation) {
+    img = img.withMetadata({ orientation: options.orientation, exif: options.exif ? { IFD0: { Copyright: 'secret-owner', Artist: 'gps-person' } } : undefined });
+  }
+  return img.jpeg({ quality: 90 }).toBuffer();
+}
+
+describe('image store', () => {
+  it('refuses a file over 5 MB as too large (413)', async () => {
+    const big = Buffer.alloc(6 * 1024 * 1024, 0xff);
+    big[0] = 0xff;
+    big[1] = 0xd8;
+    big[2] = 0xff;
+    await expect(storeImage(big)).rejects.toMatchObject({ status: 413, message: 'File too large' });
+  });
+
+  it('refuses a text file renamed .jpg as not an image (415)', async () => {
+    const text = new File(['just some notes, not a picture at all'], 'pin.jpg', { type: 'image/jpeg' });
+    await expect(storeImage(text)).rejects.toMatchObject({ status: 415, message: 'Invalid file type' });
+  });
+
+  it('refuses bytes that claim to be JPEG but do not decode (415)', async () => {
+    const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]);
+    await expect(storeImage(broken)).rejects.toMatchObject({ status: 415 });
+  });
+
+  it('sniffs real types from the bytes', async () => {
+    expect(sniffImageType(await photo(20, 20))).toBe('jpeg');
+    expect(sniffImageType(await sharp({ create: { width: 4, height: 4, channels: 3, background: 'white' } }).png().toBuffer())).toBe('png');
+    expect(sniffImageType(await sharp({ create: { width: 4, height: 4, channels: 3, background: 'white' } }).webp().toBuffer())).toBe('webp');
+    expect(sniffImageType(await sharp({ create: { width: 4, height: 4, channels: 3, background: 'white' } }).gif().toBuffer())).toBe('gif');
+    expect(sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'))).toBeNull();
+  });
+
+  it('stores an image once by content, strips metadata, and renders the variants', async () => {
+    const bytes = await photo(2400, 1800, { exif: true });
+    const first = await storeImage(bytes);
+    const again = await storeImage(`data:image/jpeg;base64,${bytes.toString('base64')}`);
+    expect(again.id).toBe(first.id);
+    expect(first.created).toBe(true);
+    expect(again.created).toBe(false);
+    expect(first.url).toBe(`/images/${first.id}`);
+    const [{ n }] = await db().select({ n: count() }).from(images).where(eq(images.id, first.id));
+    expect(n).toBe(1);
+    // the master is at most 1600 px and carries no EXIF
+    expect(Math.max(first.width, first.height)).toBe(1600);
+    const [row] = await db().select().from(images).where(eq(images.id, first.id));
+    const meta = await sharp(row.bytes).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(row.bytes.includes(Buffer.from('secret-owner'))).toBe(false);
+    const variants = await db().select().from(imageVariants).where(eq(imageVariants.imageId, first.id));
+    expect(variants.map((v) => `${v.variant}/${v.format}`).sort()).toEqual(['full/jpeg', 'full/webp', 'thumb/jpeg', 'thumb/webp']);
+    const thumb = await getImageVariant(first.id, 'thumb', 'webp');
+    expect(Math.max(thumb.width, thumb.height)).toBe(320);
+    expect((await sharp(thumb.bytes).metadata()).format).toBe('webp');
+  });
+
+  it('auto-rotates by the EXIF orientation', async () => {
+    const stored = await storeImage(await photo(300, 200, { orientation: 6 }));
+    expect(stored.width).toBe(200);
+    expect(stored.height).toBe(300);
+  });
+
+  it('accepts raw base64 JPEG as the specification allows', async () => {
+    const stored = await storeImage((await photo(64, 48)).toString('base64'));
+    expect(stored.width).toBe(64);
+    expect(imageIdOf(stored.url)).toBe(stored.id);
+  });
+
+  it('serves variants with immutable caching, ETag and format negotiation', async () => {
+    const stored = await storeImage(await photo(800, 600));
+    const call = (url: string, headers: Record<string, string> = {}) =>
+      imageRoute({ request: new Request(`http://localhost${url}`, { headers }), params: { id: stored.id }, context: {} });
+    const webp = await call(`/images/${stored.id}?s=thumb`, { Accept: 'image/avif,image/webp,*/*' });
+    expect(webp.status).toBe(200);
+    expect(webp.headers.get('Content-Type')).toBe('image/webp');
+    expect(webp.headers.get('Cache-Control')).toContain('immutable');
+    const etag = webp.headers.get('ETag')!;
+    expect(etag).toBeTruthy();
+    const jpeg = await call(`/images/${stored.id}`, { Accept: 'image/jpeg' });
+    expect(jpeg.headers.get('Content-Type')).toBe('image/jpeg');
+    expect((await sharp(Buffer.from(await jpeg.arrayBuffer())).metadata()).width).toBe(800);
+    const notModified = await call(`/images/${stored.id}?s=thumb`, { Accept: 'image/webp', 'If-None-Match': etag });
+    expect(notModified.status).toBe(304);
+    const missing = await imageRoute({ request: new Request('http://localhost/images/x'), params: { id: 'f'.repeat(32) }, context: {} });
+    expect(missing.status).toBe(404);
+  });
+});

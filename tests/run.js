@@ -1,0 +1,98 @@
+/**
+ * `npm test`: everything, in order, with one closing line `N passed, N failed`.
+ * 1. Chromium for Playwright (Debian's; installed with apt-get when missing and we are root).
+ * 2. typecheck and lint, 3. Vitest on better-sqlite3, 4. the integration tests again on libSQL,
+ * 5. the server build, 6. Playwright with JavaScript on and off, 7. a small slice of the benchmarks.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+fs.mkdirSync('test-results', { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${label}: exit ${res.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (res.status !== 0) failures.push(label);
+  return res.status === 0;
+}
+
+function countVitest(file) {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    totals.passed += report.numPassedTests ?? 0;
+    totals.failed += report.numFailedTests ?? 0;
+    totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  } catch {
+    totals.failed += 1;
+  }
+}
+
+function countPlaywright(file) {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const s = report.stats ?? {};
+    totals.passed += (s.expected ?? 0) + (s.flaky ?? 0);
+    totals.failed += s.unexpected ?? 0;
+    totals.skipped += s.skipped ?? 0;
+  } catch {
+    totals.failed += 1;
+  }
+}
+
+function ensureChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  let found = candidates.find((p) => fs.existsSync(p));
+  if (!found && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+    console.log('Chromium not found: installing Debian\'s chromium with apt-get ...');
+    spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-dejavu-core'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    found = candidates.find((p) => fs.existsSync(p));
+  }
+  if (!found) {
+    console.error('Chromium is needed for the end-to-end tests. Install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.');
+    failures.push('chromium');
+    totals.failed += 1;
+    return null;
+  }
+  return found;
+}
+
+const tsx = [path.join(root, 'node_modules/tsx/dist/cli.mjs')];
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const chromium = ensureChromium();
+
+run('typecheck', bin('tsc'), ['--noEmit']);
+run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+
+run('vitest (better-sqlite3)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-sqlite.json'], { DB_DRIVER: 'better-sqlite3' });
+countVitest('test-results/vitest-sqlite.json');
+run('vitest integration (libSQL)', bin('vitest'), ['run', 'tests/integration', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-libsql.json'], { DB_DRIVER: 'libsql' });
+countVitest('test-results/vitest-libsql.json');
+
+let built = run('build', bin('remix'), ['build']);
+if (!built) built = run('build (retry)', bin('remix'), ['build']); // esbuild sometimes panics at exit
+if (built && chromium) {
+  fs.rmSync('test-results/e2e.json', { force: true });
+  run('playwright', bin('playwright'), ['test'], { CHROMIUM_PATH: chromium, E2E_RESEED: '1' });
+  countPlaywright('test-results/e2e.json');
+}
+
+for (const bench of ['tests/bench/browse.ts', 'tests/bench/identify-ci.ts']) {
+  if (fs.existsSync(bench)) {
+    const ok = run(`benchmark slice ${bench}`, process.execPath, [...tsx, bench, '--ci']);
+    if (ok) totals.passed += 1;
+    else totals.failed += 1;
+  }
+}
+
+console.log(`\nSuites that failed: ${failures.length ? failures.join(', ') : 'none'}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(failures.length || totals.failed ? 1 : 0);
