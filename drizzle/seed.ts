@@ -12,7 +12,7 @@ import * as s from '../app/db/schema';
 import { ensureAchievements } from '../app/services/achievement-definitions.server';
 import { recordIdentificationActivity } from '../app/services/achievements.server';
 import { addCollectionEntry } from '../app/services/collection.server';
-import { prepareImage, savePreparedImage } from '../app/services/images.server';
+import { prepareImage, savePreparedImage, type PreparedImage } from '../app/services/images.server';
 import { indexPinImages } from '../app/services/identification/index.server';
 import { rarityFromQuantity } from '../app/utils/rarity';
 import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
@@ -114,7 +114,7 @@ async function main() {
     const [row] = await db.insert(s.organizations).values({ name, description }).returning();
     orgIds.push(row.id);
   }
-  const [team] = await db
+  const [demoTeam] = await db
     .insert(s.teams)
     .values({
       name: 'Springfield Thunder 12U',
@@ -126,11 +126,11 @@ async function main() {
   const players = ['Eli Carter', 'Mason Reyes', 'Noah Brooks', 'Liam Foster', 'Owen Price', 'Lucas Ward', 'Ethan Cole', 'Henry Diaz', 'Jack Moore', 'Leo Turner'];
   const positions = ['Pitcher', 'Catcher', 'First Base', 'Second Base', 'Third Base', 'Shortstop', 'Left Field', 'Center Field', 'Right Field', 'Designated Hitter'];
   for (const [i, name] of players.entries()) {
-    await db.insert(s.rosters).values({ teamId: team.id, playerName: name, position: positions[i], jerseyNumber: String(i * 3 + 2), isActive: i !== 9 });
+    await db.insert(s.rosters).values({ teamId: demoTeam.id, playerName: name, position: positions[i], jerseyNumber: String(i * 3 + 2), isActive: i !== 9 });
   }
   await db.insert(s.staff).values([
-    { teamId: team.id, userId: userIds.manager, name: 'Morgan Manager', role: 'manager' },
-    { teamId: team.id, userId: userIds.assistant_coach, name: 'Casey Coach', role: 'assistant_coach' },
+    { teamId: demoTeam.id, userId: userIds.manager, name: 'Morgan Manager', role: 'manager' },
+    { teamId: demoTeam.id, userId: userIds.assistant_coach, name: 'Casey Coach', role: 'assistant_coach' },
   ]);
 
   // ------------------------------------------------------------ pins with generated artwork
@@ -159,7 +159,7 @@ async function main() {
     const enamel = pick(ENAMELS);
     const art: PinArt = { shape: SHAPES[i % SHAPES.length], metal, enamel, team, line2: `${age} ${year}`, motif: pick(MOTIFS), variant: 0 };
     const photoCount = i % 7 === 0 ? 3 : i % 3 === 0 ? 2 : 1;
-    const prepared = [];
+    const prepared: PreparedImage[] = [];
     for (let v = 0; v < photoCount; v++) {
       const png = await sharp(Buffer.from(pinSvg({ ...art, variant: v }))).jpeg({ quality: 90 }).toBuffer();
       prepared.push(await prepareImage(png));
@@ -176,7 +176,7 @@ async function main() {
           name,
           description: `Soft enamel ${shapeName} pin, ${metal} metal, ${enamel[0]} and accent colours; ${art.motif === 'bats' ? 'crossed bats' : art.motif === 'ball' ? 'a baseball' : art.motif === 'glove' ? 'a glove' : 'a star'} with "${team.toUpperCase()}" and "${age} ${year}".`,
           organizationId: orgIds[orgIndex],
-          teamId: i % 9 === 0 ? team.id : null,
+          teamId: i % 9 === 0 ? demoTeam.id : null,
           createdBy,
           totalQuantity,
           availableQuantity: i % 6 === 0 ? 0 : Math.floor(totalQuantity * (0.2 + rand() * 0.6)),

@@ -94,7 +94,7 @@ export function pinSvg(art: PinArt): string {
     <g fill="none" stroke="url(#metal)" stroke-width="4">${shapePath(art.shape, c, r - 40)}</g>
     ${motif(art.motif, c, edge, accent)}
     <rect x="${c - 150}" y="${c + 48}" width="300" height="50" rx="10" fill="${accent}" stroke="url(#metal)" stroke-width="5"/>
-    <text x="${c}" y="${c + 84}" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${teamSize}" fill="${base}">${esc(art.team.toUpperCase())}</text>
+    <text x="${c}" y="${c + 84}" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${teamSize}" fill="${base}"${art.team.length > 11 ? ' textLength="284" lengthAdjust="spacingAndGlyphs"' : ''}>${esc(art.team.toUpperCase())}</text>
     <text x="${c}" y="${c - 86}" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="30" fill="${accent}" stroke="${edge}" stroke-width="1">${esc(art.line2)}</text>
   </g>
 </svg>`;
