@@ -1,6 +1,6 @@
 import { cssBundleHref } from '@remix-run/css-bundle';
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import {
   Links,
   Meta,
@@ -8,19 +8,25 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useActionData,
   useLoaderData,
+  useLocation,
   useNavigation,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react';
 import { count, eq } from 'drizzle-orm';
+import { rollSession } from '~/auth/session.server';
 import { getOptionalUser } from '~/auth/user.server';
+import { Onboarding, type OnboardingInfo, type OnboardingResult } from '~/components/onboarding';
 import { BottomBar, NavBar, type NavUser } from '~/components/nav';
 import { ErrorPage } from '~/components/error-page';
 import { ToastProvider, type ToastMessage } from '~/components/toaster';
 import { db } from '~/db/index.server';
 import { userAchievements } from '~/db/schema';
-import { getToast } from '~/utils/toast.server';
+import { isAppError } from '~/services/errors';
+import { completeOnboarding, defaultNickname } from '~/services/users.server';
+import { getToast, redirectWithToast } from '~/utils/toast.server';
 import stylesheet from '~/tailwind.css';
 
 export const links: LinksFunction = () => [
@@ -59,10 +65,46 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ...(toast.more ?? []).map((m, i) => ({ id: `${toast.id}-${i}`, ...m })),
       ]
     : [];
+  // Until setup is finished every page shows the onboarding screen (see App below).
+  const onboarding: OnboardingInfo | null =
+    user && !user.isOnboardingComplete ? { defaultNickname: defaultNickname(user), role: user.role, email: user.email } : null;
+  // Rolling 30-day session expiry: pushed forward at most once a day.
+  const rolled = user ? await rollSession(request) : null;
   return json(
-    { user: navUser, earnedBadges, toasts, onboardingComplete: user?.isOnboardingComplete ?? true },
-    { headers: mergeHeaders(headers) },
+    { user: navUser, earnedBadges, toasts, onboardingComplete: user?.isOnboardingComplete ?? true, onboarding },
+    { headers: mergeHeaders(headers, rolled ? new Headers({ 'Set-Cookie': rolled }) : null) },
   );
+}
+
+/**
+ * The onboarding form posts here (`action="/"` reaches the root route on any page, without JS).
+ * On success: a welcome toast and /teams; on failure the form re-renders with the message.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData().catch(() => null);
+  if (formData?.get('intent') !== 'completeOnboarding') {
+    return json({ onboarding: null }, { status: 405, headers: { Allow: 'GET' } });
+  }
+  const user = await getOptionalUser(request);
+  if (!user) return redirect('/api/login');
+  const values = { nickname: String(formData.get('nickname') ?? ''), role: String(formData.get('role') ?? '') };
+  try {
+    // the service validates with the shared OnboardingSchema (the specification's messages)
+    const updated = await completeOnboarding(user, values);
+    return redirectWithToast('/teams', {
+      title: 'Welcome to PinDex!',
+      description: `Your account is ready, ${updated.nickname}. Start by creating or joining a team.`,
+      variant: 'success',
+    });
+  } catch (error) {
+    if (!isAppError(error) || error.status >= 500) throw error;
+    const fieldErrors: OnboardingResult['fieldErrors'] = {};
+    for (const key of ['nickname', 'role'] as const) if (error.issues?.[key]?.[0]) fieldErrors[key] = error.issues[key][0];
+    // plain validation stays under its fields; anything the server refused also gets 'Error completing setup'
+    const onlyValidation = error.status === 400 && Object.keys(fieldErrors).length > 0;
+    const onboarding: OnboardingResult = { values, fieldErrors, error: onlyValidation ? null : error.message };
+    return json({ onboarding }, { status: error.status });
+  }
 }
 
 function mergeHeaders(...list: (Headers | null | undefined)[]): Headers {
@@ -103,13 +145,21 @@ function GlobalPending() {
 
 export default function App() {
   const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  // /api/* (sign-in page, sign-out) keeps working while setup is unfinished.
+  const showOnboarding = !!data.onboarding && !location.pathname.startsWith('/api/');
   return (
     <Document>
       <ToastProvider serverToasts={data.toasts}>
         <GlobalPending />
         <NavBar user={data.user} earnedBadges={data.earnedBadges} />
         <main className="mx-auto w-full max-w-7xl flex-1 px-4 pb-24 pt-6 md:pb-10">
-          <Outlet />
+          {showOnboarding && data.onboarding ? (
+            <Onboarding info={data.onboarding} result={actionData?.onboarding} />
+          ) : (
+            <Outlet />
+          )}
         </main>
         <BottomBar user={data.user} />
       </ToastProvider>

@@ -15,7 +15,12 @@ export interface SessionData {
   userId?: string;
   csrf?: string;
   oauthReturnTo?: string;
+  /** ms timestamp of the last time the row's expiry was pushed forward */
+  refreshedAt?: number;
 }
+
+/** How often a signed-in visit pushes the 30-day expiry forward (one write a day, not per request). */
+const ROLL_EVERY_MS = 24 * 60 * 60 * 1000;
 
 let lastCleanup = 0;
 async function cleanupExpired() {
@@ -37,6 +42,7 @@ export const sessionStorage = createSessionStorage<SessionData>({
   },
   async createData(data, expires) {
     const sid = randomBytes(24).toString('base64url');
+    void cleanupExpired().catch(() => undefined);
     await db()
       .insert(sessions)
       .values({
@@ -74,4 +80,45 @@ export const sessionStorage = createSessionStorage<SessionData>({
 
 export function getSession(request: Request): Promise<Session<SessionData>> {
   return sessionStorage.getSession(request.headers.get('Cookie'));
+}
+
+export function commitSession(session: Session<SessionData>): Promise<string> {
+  return sessionStorage.commitSession(session);
+}
+
+/**
+ * Signs a user in: the old session (if any) is destroyed and a NEW session id is issued, so a
+ * session id known before sign-in (fixation) is worthless after it. Returns the Set-Cookie value.
+ */
+export async function createUserSession(request: Request, userId: string): Promise<string> {
+  const old = await getSession(request);
+  if (old.id) await sessionStorage.destroySession(old);
+  const fresh = await sessionStorage.getSession();
+  fresh.set('userId', userId);
+  fresh.set('refreshedAt', Date.now());
+  return sessionStorage.commitSession(fresh);
+}
+
+/** Ends the session (row deleted); returns the Set-Cookie value that clears the cookie. */
+export async function destroyUserSession(request: Request): Promise<string> {
+  const session = await getSession(request);
+  return sessionStorage.destroySession(session);
+}
+
+/**
+ * Rolling expiry: when a signed-in session was last extended more than a day ago, commit it again
+ * (new 30-day expiry on the row and the cookie). Returns the Set-Cookie value, or null.
+ */
+export async function rollSession(request: Request): Promise<string | null> {
+  const session = await getSession(request);
+  if (!session.id || typeof session.get('userId') !== 'string') return null;
+  const refreshedAt = session.get('refreshedAt');
+  if (typeof refreshedAt === 'number' && Date.now() - refreshedAt < ROLL_EVERY_MS) return null;
+  session.set('refreshedAt', Date.now());
+  return sessionStorage.commitSession(session);
+}
+
+/** Removes every expired session row now (tests and maintenance). */
+export async function deleteExpiredSessions(now = new Date()): Promise<void> {
+  await db().delete(sessions).where(lt(sessions.expire, now));
 }

@@ -2,6 +2,7 @@
  * Who is asking: the signed-in user from the session, and the guards services and routes use.
  * Guards throw typed errors (401/403) that pages and /api routes map to their answers.
  */
+import { redirect } from '@remix-run/node';
 import { eq } from 'drizzle-orm';
 import { db } from '~/db/index.server';
 import { users, vendors, type Role, type User, type Vendor } from '~/db/schema';
@@ -52,3 +53,15 @@ export async function requireRole(request: Request, roles: readonly Role[], mess
 }
 
 export { displayName } from '~/utils/user';
+
+/**
+ * For admin pages (layout and children): null for visitors (the layout shows the
+ * 'Admin Access Required' prompt), a redirect to / for signed-in users without an admin role,
+ * else the admin user. Child loaders call it too, since Remix runs them alongside the layout's.
+ */
+export async function getAdminPageUser(request: Request): Promise<SessionUser | null> {
+  const user = await getOptionalUser(request);
+  if (!user) return null;
+  if (user.role !== 'admin' && user.role !== 'super_admin') throw redirect('/');
+  return user;
+}

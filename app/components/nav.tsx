@@ -1,4 +1,4 @@
-import { Form, Link, NavLink } from '@remix-run/react';
+import { Form, Link, NavLink, useLocation } from '@remix-run/react';
 import type { Role } from '~/utils/constants';
 import { displayName } from '~/utils/user';
 
@@ -46,8 +46,16 @@ function SignOutForm({ className }: { className: string }) {
   );
 }
 
+/** The sign-in link brings the visitor back to the page they were on. */
+function useSignInHref(): string {
+  const { pathname, search } = useLocation();
+  if (pathname === '/' || pathname.startsWith('/api/') || pathname === '/signup') return '/api/login';
+  return `/api/login?redirectTo=${encodeURIComponent(pathname + search)}`;
+}
+
 export function NavBar({ user, earnedBadges }: NavProps) {
   const links = navLinks(user, earnedBadges);
+  const signInHref = useSignInHref();
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4">
@@ -102,7 +110,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
               </div>
             </details>
           ) : (
-            <a href="/api/login" className="btn-primary hidden md:inline-flex">
+            <a href={signInHref} className="btn-primary hidden md:inline-flex">
               Sign In
             </a>
           )}
@@ -139,7 +147,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                     </button>
                   </Form>
                 ) : (
-                  <a href="/api/login" className="btn-primary w-full">
+                  <a href={signInHref} className="btn-primary w-full">
                     Sign In
                   </a>
                 )}

@@ -28,8 +28,12 @@ export function PinCard({ pin, eager = false, footer }: { pin: PinCardData; eage
               className="h-full w-full object-contain p-2"
             />
           ) : (
-            <div className="flex h-full items-center justify-center text-4xl text-slate-300" aria-hidden="true">
-              📌
+            // an inline drawing, not an emoji: phones without an emoji font showed an empty box
+            <div className="flex h-full items-center justify-center text-slate-300" aria-hidden="true">
+              <svg viewBox="0 0 24 24" width="48" height="48" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+                <circle cx="12" cy="9" r="6" />
+                <path d="M12 15v7M9 9h6M12 6v6" />
+              </svg>
             </div>
           )}
         </div>

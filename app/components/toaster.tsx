@@ -86,6 +86,11 @@ export function ToastProvider({ serverToasts, children }: { serverToasts: ToastM
     const list = Array.isArray(input) ? input : [input];
     setClientToasts(list.map((t) => ({ ...t, id: Math.random().toString(36).slice(2) })));
   }, []);
+  // A new toast from the server (after a redirect) replaces an older client toast.
+  const serverKey = serverToasts.map((t) => t.id).join(',');
+  useEffect(() => {
+    if (serverKey) setClientToasts([]);
+  }, [serverKey]);
   const toasts = clientToasts.length ? clientToasts : serverToasts;
   return (
     <ToastContext.Provider value={show}>

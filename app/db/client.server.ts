@@ -118,6 +118,10 @@ export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_URL): DbH
   }
   const db = drizzleLibsql(client, { schema });
   let walDone = false;
+  // A local file is opened through a synchronous binding whose busy wait blocks the event loop, so
+  // two overlapping write transactions in one process deadlock until SQLITE_BUSY: queue them here
+  // (remote servers arbitrate concurrency themselves).
+  const withLock = /^file:/.test(url) ? createLock() : <T>(fn: () => Promise<T>) => fn();
   return {
     db,
     driver,
@@ -125,9 +129,11 @@ export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_URL): DbH
     transaction(fn) {
       const outer = current.getStore();
       if (outer) return fn(outer);
-      return db.transaction((tx) => current.run(tx as unknown as Db, () => fn(tx as unknown as Db)), {
-        behavior: 'immediate',
-      });
+      return withLock(() =>
+        db.transaction((tx) => current.run(tx as unknown as Db, () => fn(tx as unknown as Db)), {
+          behavior: 'immediate',
+        }),
+      );
     },
     async migrate() {
       if (!walDone && url.startsWith('file:')) {

@@ -1,16 +1,120 @@
-import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { Identifier } from '~/components/identifier';
+import { PinGrid, toCardData } from '~/components/pin-grid';
+import { recentIdentifications } from '~/services/feed.server';
+import { highestValuePins, homeTabCounts, newestPins, rarestPins } from '~/services/pins.server';
+import { formatCount } from '~/utils/format';
+import { page } from '~/utils/http.server';
 
 export const meta: MetaFunction = () => [{ title: 'PinDex AI: identify and collect baseball trading pins' }];
 
+const TABS = [
+  { key: 'newest', label: 'Newest', heading: 'Latest Additions' },
+  { key: 'rarest', label: 'Rarest', heading: 'Ultra Rare Finds' },
+  { key: 'value', label: 'High Value', heading: 'Most Valuable' },
+] as const;
+type TabKey = (typeof TABS)[number]['key'];
+
+/**
+ * Home: the identifier, the community feed and the three catalogue tabs. Tabs are links
+ * (`?tab=`), so they work without JavaScript. Tab counts: Newest = all pins, Rarest = ultra rare
+ * pins, High Value = pins with an estimated value (see homeTabCounts).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return page(async () => {
+    const param = new URL(request.url).searchParams.get('tab');
+    const tab: TabKey = param === 'rarest' || param === 'value' ? param : 'newest';
+    const [counts, tabPins, recent] = await Promise.all([
+      homeTabCounts(),
+      tab === 'rarest' ? rarestPins(4, { ultraRareOnly: true }) : tab === 'value' ? highestValuePins(4) : newestPins(4),
+      recentIdentifications(6),
+    ]);
+    return json({
+      tab,
+      counts,
+      pins: tabPins.map((p) => ({ ...toCardData(p), estimatedValue: p.estimatedValue })),
+      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: toCardData(r.pin) })),
+    });
+  });
+}
+
 export default function Home() {
+  const data = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const switchingTab = navigation.state === 'loading' && navigation.location?.pathname === '/' && navigation.location.search.includes('tab=');
+  const active = TABS.find((t) => t.key === data.tab) ?? TABS[0];
+
   return (
     <div className="space-y-10">
       <section className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-500 px-6 py-10 text-white">
         <h1 className="text-3xl font-extrabold sm:text-4xl">PinDex AI</h1>
         <p className="mt-2 max-w-xl text-brand-100">Identify any baseball trading pin from a photo, explore the pin database and build your collection.</p>
+        <div className="mt-6 max-w-xl text-slate-900">
+          <Identifier />
+        </div>
         <Link to="/browse" className="btn mt-6 bg-white text-brand-700 hover:bg-brand-50">
           Browse the pin database
+        </Link>
+      </section>
+
+      <section aria-labelledby="recent-heading" className="space-y-4">
+        <h2 id="recent-heading" className="text-xl font-bold text-slate-900">
+          Recent Community Identifications
+        </h2>
+        {navigation.state === 'loading' && navigation.location?.pathname === '/' && !switchingTab ? (
+          <p className="text-slate-500">Loading recent identifications...</p>
+        ) : data.recent.length === 0 ? (
+          <p className="card px-4 py-8 text-center text-slate-600">No identifications yet. Be the first to identify a pin with the camera above!</p>
+        ) : (
+          <PinGrid
+            pins={data.recent.map((r) => r.pin)}
+            eagerCount={0}
+            className="grid-cols-2 sm:grid-cols-3 lg:grid-cols-6"
+            footer={(_, i) => <span className="font-medium text-brand-700">{data.recent[i].confidence}% confidence</span>}
+          />
+        )}
+      </section>
+
+      <section aria-labelledby="explore-heading" className="space-y-4">
+        <h2 id="explore-heading" className="text-xl font-bold text-slate-900">
+          Explore Our Pin Database
+        </h2>
+        <nav aria-label="Pin lists" className="flex flex-wrap gap-2 border-b border-slate-200">
+          {TABS.map((t) => {
+            const selected = t.key === data.tab;
+            const n = data.counts[t.key];
+            return (
+              <Link
+                key={t.key}
+                to={t.key === 'newest' ? '/?tab=newest' : `/?tab=${t.key}`}
+                preventScrollReset
+                aria-current={selected ? 'page' : undefined}
+                className={`-mb-px inline-flex items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold ${
+                  selected ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
+                }`}
+              >
+                {t.label}
+                <span className="badge bg-slate-100 text-slate-700">
+                  {formatCount(n)} pins
+                </span>
+              </Link>
+            );
+          })}
+        </nav>
+        <div>
+          <h3 className="mb-3 text-lg font-semibold text-slate-900">{active.heading}</h3>
+          {switchingTab ? (
+            <p className="text-slate-500">Loading pins...</p>
+          ) : data.pins.length === 0 ? (
+            <p className="card px-4 py-8 text-center text-slate-600">No pins found</p>
+          ) : (
+            <PinGrid pins={data.pins} eagerCount={0} className="grid-cols-2 md:grid-cols-4" />
+          )}
+        </div>
+        <Link to="/browse" className="btn-secondary">
+          View all pins
         </Link>
       </section>
     </div>

@@ -47,8 +47,9 @@ export async function redirectWithToast(url: string, toast: ToastInput, init?: R
 /** Reads (and consumes) the pending toast; returns the Set-Cookie header that clears it. */
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
   const session = await toastStorage.getSession(request.headers.get('Cookie'));
-  const parsed = ToastSchema.safeParse(session.get(KEY));
+  // has() before get(): reading a flash value consumes it, after which has() is false
   if (!session.has(KEY)) return { toast: null, headers: null };
+  const parsed = ToastSchema.safeParse(session.get(KEY));
   const headers = new Headers({ 'Set-Cookie': await toastStorage.destroySession(session) });
   return { toast: parsed.success ? parsed.data : null, headers };
 }

@@ -1,0 +1,152 @@
+/**
+ * The add-to-collection form. It posts to the CURRENT page (hidden intent=addToCollection), whose
+ * action calls `handleAddToCollection` (services/collection-form.server.ts). Works without
+ * JavaScript; with it, conform validates as you type.
+ */
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod';
+import { Form, useNavigation } from '@remix-run/react';
+import { AddToCollectionSchema, MAX_COLLECTION_QUANTITY } from '~/forms/collection';
+import { TimeZoneCookie } from './time-zone-cookie';
+import { CONDITIONS } from '~/utils/constants';
+
+const CONDITION_LABELS: Record<(typeof CONDITIONS)[number], string> = {
+  mint: 'Mint',
+  excellent: 'Excellent',
+  good: 'Good',
+  fair: 'Fair',
+  poor: 'Poor',
+};
+
+const STATUS_OPTIONS = [
+  { value: 'owned', label: 'Owned' },
+  { value: 'wanted', label: 'Wanted' },
+  { value: 'trading', label: 'Trading' },
+] as const;
+
+export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; lastResult?: unknown }) {
+  const { pinId, signedIn } = props;
+  const navigation = useNavigation();
+  const lastResult = props.lastResult as SubmissionResult<string[]> | undefined;
+  // the page may render several forms (one per pin): only the one that was posted gets the result
+  const mine = lastResult && (lastResult.initialValue as Record<string, unknown> | undefined)?.pinId === pinId ? lastResult : undefined;
+  const [form, fields] = useForm({
+    id: `add-to-collection-${pinId}`,
+    lastResult: mine,
+    defaultValue: { pinId, status: 'owned', quantity: '1', condition: 'excellent' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddToCollectionSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+
+  if (!signedIn) {
+    return (
+      <div className="card p-4" data-testid="add-to-collection">
+        <p className="text-sm text-slate-700">Keep track of the pins you own, want and trade.</p>
+        <a href="/api/login" className="btn-primary mt-3">
+          Sign in to collect
+        </a>
+      </div>
+    );
+  }
+
+  const pending =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === 'addToCollection' &&
+    navigation.formData?.get('pinId') === pinId;
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="card space-y-3 p-4" data-testid="add-to-collection" aria-label="Add to Collection">
+      <h2 className="text-base font-semibold text-slate-900">Add to Collection</h2>
+      {/* day streaks follow the collector's calendar day */}
+      <TimeZoneCookie />
+      <input type="hidden" name="intent" value="addToCollection" />
+      <input {...getInputProps(fields.pinId, { type: 'hidden' })} value={pinId} key={fields.pinId.key} />
+      {form.errors?.length ? (
+        <p className="field-error" role="alert" id={form.errorId}>
+          {form.errors[0]}
+        </p>
+      ) : null}
+      {fields.pinId.errors?.length ? (
+        <p className="field-error" role="alert">
+          {fields.pinId.errors[0]}
+        </p>
+      ) : null}
+      <div className="grid grid-cols-2 gap-3">
+        <div>
+          <label className="label" htmlFor={fields.status.id}>
+            Status
+          </label>
+          <select {...getSelectProps(fields.status)} key={fields.status.key} className="input">
+            {STATUS_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          {fields.status.errors ? (
+            <p className="field-error" id={fields.status.errorId}>
+              {fields.status.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.quantity.id}>
+            Quantity
+          </label>
+          <input
+            {...getInputProps(fields.quantity, { type: 'number' })}
+            key={fields.quantity.key}
+            min={1}
+            max={MAX_COLLECTION_QUANTITY}
+            step={1}
+            inputMode="numeric"
+            className="input"
+          />
+          {fields.quantity.errors ? (
+            <p className="field-error" id={fields.quantity.errorId}>
+              {fields.quantity.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.condition.id}>
+            Condition
+          </label>
+          <select {...getSelectProps(fields.condition)} key={fields.condition.key} className="input">
+            {CONDITIONS.map((c) => (
+              <option key={c} value={c}>
+                {CONDITION_LABELS[c]}
+              </option>
+            ))}
+          </select>
+          {fields.condition.errors ? (
+            <p className="field-error" id={fields.condition.errorId}>
+              {fields.condition.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex items-end pb-2">
+          <label className="flex items-center gap-2 text-sm text-slate-700" htmlFor={fields.tradeable.id}>
+            <input {...getInputProps(fields.tradeable, { type: 'checkbox' })} key={fields.tradeable.key} className="h-4 w-4 rounded border-slate-300" />
+            Tradeable
+          </label>
+        </div>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.notes.id}>
+          Notes
+        </label>
+        <textarea {...getTextareaProps(fields.notes)} key={fields.notes.key} rows={2} className="input" placeholder="Where you got it, trades, anything to remember" />
+        {fields.notes.errors ? (
+          <p className="field-error" id={fields.notes.errorId}>
+            {fields.notes.errors[0]}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="btn-primary w-full" disabled={pending}>
+        {pending ? 'Adding...' : 'Add to Collection'}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,41 @@
+import { PinCard, type PinCardData } from './pin-card';
+
+/**
+ * A responsive grid of pin cards: 1 column on phones up to 5 on wide screens. The first
+ * `eagerCount` cards (above the fold) load their thumbnails at once, the rest lazily.
+ */
+export function PinGrid({
+  pins,
+  eagerCount = 4,
+  footer,
+  idFor,
+  className = 'grid-cols-1 min-[420px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5',
+}: {
+  pins: PinCardData[];
+  eagerCount?: number;
+  footer?: (pin: PinCardData, index: number) => React.ReactNode;
+  /** an id for some items (e.g. the first card of each page, a target for #page-2 links) */
+  idFor?: (index: number) => string | undefined;
+  className?: string;
+}) {
+  return (
+    <ul className={`grid gap-4 ${className}`}>
+      {pins.map((pin, i) => (
+        <li key={pin.id} id={idFor?.(i)} className="scroll-mt-20">
+          <PinCard pin={pin} eager={i < eagerCount} footer={footer?.(pin, i)} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Only what a card shows: keeps the HTML and the embedded loader data small. */
+export function toCardData(pin: {
+  id: string;
+  name: string;
+  thumbnail: string | null;
+  rarity: string;
+  organization?: { name: string } | null;
+}): PinCardData {
+  return { id: pin.id, name: pin.name, thumbnail: pin.thumbnail, rarity: pin.rarity, organization: pin.organization ? { name: pin.organization.name } : null };
+}

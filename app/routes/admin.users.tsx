@@ -1,0 +1,19 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { getAdminPageUser } from '~/auth/user.server';
+
+export const meta: MetaFunction = () => [{ title: 'User Management | PinDex Admin' }];
+
+// Signed out: the layout shows the prompt; other roles are sent to / by the guard.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await getAdminPageUser(request);
+  return json(null);
+}
+
+export default function AdminUsers() {
+  return (
+    <div>
+      <h1 className="text-2xl font-bold text-slate-900">User Management</h1>
+    </div>
+  );
+}

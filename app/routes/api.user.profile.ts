@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { getOptionalUser } from '~/auth/user.server';
+import { toPublicUser, updateNickname } from '~/services/users.server';
+import { api, methodNotAllowed, readBody } from '~/utils/http.server';
+
+/** PATCH /api/user/profile { nickname } -> the updated user. */
+export const action = api(async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== 'PATCH') return methodNotAllowed(['PATCH']);
+  const user = await getOptionalUser(request);
+  const body = await readBody(request);
+  return toPublicUser(await updateNickname(user, body));
+});
+
+export async function loader() {
+  return methodNotAllowed(['PATCH']);
+}

@@ -1,0 +1,45 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { getOptionalUser } from '~/auth/user.server';
+import { assertCanRead, timeZoneFromRequest } from '~/services/achievements.server';
+import { assertCanWrite, getCollectionEntryForPin, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
+import { NotFound } from '~/services/errors';
+import { COLLECTION_STATUSES, type CollectionStatus } from '~/utils/constants';
+import { api, methodNotAllowed, readBody } from '~/utils/http.server';
+
+const isStatus = (key: string): key is CollectionStatus => (COLLECTION_STATUSES as readonly string[]).includes(key);
+
+/**
+ * GET /api/users/{id}/collection/owned|wanted|trading: that list (owner or admin).
+ * GET /api/users/{id}/collection/{pinId}: the entry for one pin.
+ * PUT /api/users/{id}/collection/{pinId} with { status }: moves the entry (owner only).
+ * DELETE /api/users/{id}/collection/{pinId}: removes it (owner only).
+ */
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  const user = await getOptionalUser(request);
+  const userId = params.id ?? '';
+  const key = params.key ?? '';
+  if (isStatus(key)) return listCollection(user, userId, key);
+  assertCanRead(user, userId);
+  const entry = await getCollectionEntryForPin(userId, key);
+  if (!entry) throw new NotFound('This pin is not in the collection');
+  const [full] = (await listCollection(user, userId, entry.status)).filter((e) => e.pinId === key);
+  return full;
+});
+
+export const action = api(async ({ request, params }: ActionFunctionArgs) => {
+  const userId = params.id ?? '';
+  const pinId = params.key ?? '';
+  if (request.method === 'PUT' || request.method === 'PATCH') {
+    const user = await getOptionalUser(request);
+    assertCanWrite(user, userId); // refuse before reading the body: 401/403 win over 400
+    const body = await readBody(request);
+    return moveCollectionEntry(user, userId, { pinId, status: body.status }, { timeZone: timeZoneFromRequest(request) });
+  }
+  if (request.method === 'DELETE') {
+    const user = await getOptionalUser(request);
+    await removeCollectionEntry(user, userId, pinId);
+    return json({ success: true, pinId });
+  }
+  return methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']);
+});

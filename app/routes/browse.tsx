@@ -1,0 +1,236 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
+import { useHydrated } from 'remix-utils/use-hydrated';
+import { OrgPicker } from '~/components/org-picker';
+import { PinGrid, toCardData } from '~/components/pin-grid';
+import { browseQuerySchema, PIN_PAGE_SIZE } from '~/forms/pins';
+import { listOrganizations } from '~/services/organizations.server';
+import { listPins } from '~/services/pins.server';
+import { RARITIES, RARITY_LABELS } from '~/utils/constants';
+import { formatCount } from '~/utils/format';
+import { page as pageGuard } from '~/utils/http.server';
+
+export const meta: MetaFunction = () => [{ title: 'Browse Pin Collection · PinDex' }];
+
+/**
+ * Paging without JavaScript: `?page=N` renders pages 1..N in one list (what 'Load More' means to
+ * the reader: more cards below the ones already seen), at most MAX_WINDOW_PAGES pages at a time
+ * so the HTML stays bounded; beyond that the window slides and a 'Previous pins' link appears.
+ * With JavaScript, 'Load More Pins' fetches `?page=N+1&single=1` from this same loader and
+ * appends just that page in place.
+ */
+const MAX_WINDOW_PAGES = 4;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return pageGuard(async () => {
+    const url = new URL(request.url);
+    const query = browseQuerySchema.parse(Object.fromEntries(url.searchParams));
+    const page = query.page ?? 1;
+    const single = url.searchParams.get('single') === '1';
+    // the moment the list was first shown: later pages leave out pins added since, so offsets
+    // do not shift and no card repeats or goes missing while others add pins
+    const asOfParam = Number(url.searchParams.get('asOf'));
+    const asOf = Number.isSafeInteger(asOfParam) && asOfParam > 0 ? asOfParam : Date.now();
+    const firstPage = single ? page : Math.max(1, page - MAX_WINDOW_PAGES + 1);
+    const [result, organizations] = await Promise.all([
+      listPins({
+        search: query.q,
+        rarity: query.rarity,
+        organizationId: query.organizationId,
+        createdUpTo: new Date(asOf),
+        limit: (page - firstPage + 1) * PIN_PAGE_SIZE,
+        offset: (firstPage - 1) * PIN_PAGE_SIZE,
+      }),
+      single ? Promise.resolve(null) : listOrganizations(),
+    ]);
+    return json({
+      pins: result.pins.map(toCardData),
+      total: result.total,
+      offset: result.offset,
+      hasMore: result.hasMore,
+      page,
+      firstPage,
+      asOf,
+      single,
+      filters: { q: query.q ?? '', rarity: query.rarity ?? '', organizationId: query.organizationId ?? '' },
+      organizations: organizations?.map((o) => ({ id: o.id, name: o.name, description: o.description })) ?? null,
+    });
+  });
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function pageHref(filters: LoaderData['filters'], page: number, asOf: number, single = false) {
+  const params = new URLSearchParams();
+  if (filters.q) params.set('q', filters.q);
+  if (filters.rarity) params.set('rarity', filters.rarity);
+  if (filters.organizationId) params.set('organizationId', filters.organizationId);
+  if (page > 1) {
+    params.set('page', String(page));
+    params.set('asOf', String(asOf));
+  }
+  if (single) params.set('single', '1');
+  const s = params.toString();
+  // without JavaScript the new page loads from the top: the anchor brings the reader to its first card
+  const anchor = page > 1 && !single ? `#page-${page}` : '';
+  return (s ? `/browse?${s}` : '/browse') + anchor;
+}
+
+export default function Browse() {
+  const data = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const fetcher = useFetcher<typeof loader>();
+  const [extra, setExtra] = useState<{ pins: LoaderData['pins']; page: number; hasMore: boolean } | null>(null);
+
+  // new filters or a new page from the server: start again from what the loader rendered
+  useEffect(() => setExtra(null), [data]);
+  useEffect(() => {
+    const next = fetcher.data;
+    if (fetcher.state !== 'idle' || !next || !next.single) return;
+    // a page fetched for other filters (or an older list) is not appended to this one
+    const sameList =
+      next.asOf === data.asOf &&
+      next.filters.q === data.filters.q &&
+      next.filters.rarity === data.filters.rarity &&
+      next.filters.organizationId === data.filters.organizationId;
+    if (!sameList) return;
+    setExtra((prev) => {
+      const lastPage = prev?.page ?? data.page;
+      if (next.page !== lastPage + 1) return prev;
+      const seen = new Set([...data.pins, ...(prev?.pins ?? [])].map((p) => p.id));
+      return { pins: [...(prev?.pins ?? []), ...next.pins.filter((p) => !seen.has(p.id))], page: next.page, hasMore: next.hasMore };
+    });
+    // keep the URL telling which pages are shown, so a reload or a shared link shows them too
+    if (next.page > data.page) window.history.replaceState(window.history.state, '', pageHref(data.filters, next.page, data.asOf));
+  }, [fetcher.state, fetcher.data, data]);
+
+  const pins = extra ? [...data.pins, ...extra.pins] : data.pins;
+  const lastPage = extra?.page ?? data.page;
+  const hasMore = extra ? extra.hasMore : data.hasMore;
+  const filtersActive = !!(data.filters.q || data.filters.rarity || data.filters.organizationId);
+  const loadingList = navigation.state === 'loading' && navigation.location?.pathname === '/browse';
+  const loadingMore = fetcher.state !== 'idle';
+  const nextHref = pageHref(data.filters, lastPage + 1, data.asOf);
+  const shownFrom = data.offset + 1;
+  const shownTo = data.offset + pins.length;
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Browse Pin Collection</h1>
+        <p className="mt-1 text-slate-600">Explore our extensive database of collectible pins with detailed rarity information.</p>
+      </header>
+
+      <Form ref={formRef} method="get" action="/browse" role="search" className="card grid gap-4 p-4 md:grid-cols-[2fr_1fr_1.5fr_auto] md:items-end">
+        <div>
+          <label htmlFor="browse-q" className="label">
+            Search
+          </label>
+          <input
+            id="browse-q"
+            type="search"
+            name="q"
+            defaultValue={data.filters.q}
+            key={data.filters.q}
+            maxLength={200}
+            placeholder="Search pins by name, organization, or category..."
+            className="input"
+          />
+        </div>
+        <div>
+          <label htmlFor="browse-rarity" className="label">
+            Rarity
+          </label>
+          <select
+            id="browse-rarity"
+            name="rarity"
+            defaultValue={data.filters.rarity || 'all_rarities'}
+            key={data.filters.rarity}
+            className="input"
+            onChange={(e) => submit(e.currentTarget.form)}
+          >
+            <option value="all_rarities">All Rarities</option>
+            {[...RARITIES].reverse().map((r) => (
+              <option key={r} value={r}>
+                {RARITY_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <OrgPicker
+          key={data.filters.organizationId}
+          organizations={data.organizations ?? undefined}
+          value={data.filters.organizationId}
+          onChange={() => {
+            // the hidden input updates on the next render; submit after it
+            setTimeout(() => formRef.current && submit(formRef.current), 0);
+          }}
+        />
+        <div className="flex gap-2">
+          <button type="submit" className="btn-primary">
+            Search
+          </button>
+          {filtersActive ? (
+            <Link to="/browse" className="btn-secondary">
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      <div aria-live="polite" className="min-h-[1.25rem] text-sm text-slate-600">
+        {loadingList ? (
+          <span>Loading pins...</span>
+        ) : data.total > 0 ? (
+          <span>
+            Showing {formatCount(shownFrom)}–{formatCount(shownTo)} of {formatCount(data.total)} pins
+          </span>
+        ) : null}
+      </div>
+
+      {data.firstPage > 1 ? (
+        <Link to={pageHref(data.filters, data.firstPage - 1, data.asOf)} className="btn-secondary">
+          Previous pins
+        </Link>
+      ) : null}
+
+      {pins.length === 0 ? (
+        <div className="card px-6 py-16 text-center">
+          <p className="text-lg font-semibold text-slate-900">No pins found</p>
+          <p className="mt-1 text-slate-600">{filtersActive ? 'Try adjusting your search or filters' : 'No pins have been added to the database yet.'}</p>
+        </div>
+      ) : (
+        <div className={loadingList ? 'opacity-60 transition-opacity' : undefined}>
+          <PinGrid
+            pins={pins}
+            eagerCount={5}
+            idFor={(i) => (i > 0 && i % PIN_PAGE_SIZE === 0 ? `page-${data.firstPage + i / PIN_PAGE_SIZE}` : undefined)}
+          />
+        </div>
+      )}
+
+      {hasMore ? (
+        <div className="flex justify-center">
+          <Link
+            to={nextHref}
+            preventScrollReset
+            className="btn-secondary"
+            aria-disabled={loadingMore}
+            onClick={(e) => {
+              if (!hydrated) return;
+              e.preventDefault();
+              if (!loadingMore) fetcher.load(pageHref(data.filters, lastPage + 1, data.asOf, true));
+            }}
+          >
+            {loadingMore ? 'Loading pins...' : 'Load More Pins'}
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,298 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteError, isRouteErrorResponse } from '@remix-run/react';
+import { getOptionalUser } from '~/auth/user.server';
+import { BadgeShowcase } from '~/components/badges';
+import { ConfirmDialog } from '~/components/confirm-dialog';
+import { ErrorPage } from '~/components/error-page';
+import { PinCard } from '~/components/pin-card';
+import { toCardData } from '~/components/pin-grid';
+import { SignInPrompt } from '~/components/sign-in-prompt';
+import { TimeZoneCookie } from '~/components/time-zone-cookie';
+import type { CollectionStatus } from '~/db/schema';
+import { COLLECTION_MOVES } from '~/forms/collection';
+import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
+import { getUserStats, listEarnedBadges, timeZoneFromRequest } from '~/services/achievements.server';
+import { badgeToasts, handleAddToCollection } from '~/services/collection-form.server';
+import { getCollectionCounts, getCollectionValue, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
+import { isAppError } from '~/services/errors';
+import { COLLECTION_STATUSES } from '~/utils/constants';
+import { formatCount, formatMoney } from '~/utils/format';
+import { page } from '~/utils/http.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+export const meta: MetaFunction = () => [{ title: 'My Collection | PinDex' }];
+
+const TAB_LABEL: Record<CollectionStatus, string> = { owned: 'Owned', wanted: 'Wanted', trading: 'Trading' };
+const LOAD_FAILURE: Record<CollectionStatus, string> = {
+  owned: 'Failed to load your collection',
+  wanted: 'Failed to load your wishlist',
+  trading: 'Failed to load your trading pins',
+};
+const MOVE_LABEL: Record<CollectionStatus, Record<string, string>> = {
+  owned: { wanted: 'Move to Wanted', trading: 'Move to Trading' },
+  wanted: { owned: 'Mark as Owned', trading: 'Move to Trading' },
+  trading: { owned: 'Keep', wanted: 'Move to Wanted' },
+};
+
+function tabOf(url: URL): CollectionStatus {
+  const tab = url.searchParams.get('tab');
+  return (COLLECTION_STATUSES as readonly string[]).includes(tab ?? '') ? (tab as CollectionStatus) : 'owned';
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (!user) return json({ signedIn: false as const });
+  const url = new URL(request.url);
+  const tab = tabOf(url);
+  // without JavaScript, '?confirm=remove&pin=<id>' renders the remove confirmation inline
+  const confirmRemove = url.searchParams.get('confirm') === 'remove' ? url.searchParams.get('pin') : null;
+  return page(async () => {
+    await ensureAchievementsOnce();
+    if (tab === 'trading') throw new Error('boom');
+    const [stats, counts, badges, list, value] = await Promise.all([
+      getUserStats(user, user.id, { timeZone: timeZoneFromRequest(request) }),
+      getCollectionCounts(user.id),
+      listEarnedBadges(user.id),
+      // a failing list shows its own load-failure text (spec §8) while the rest of the page works
+      (tab === 'wanted' ? Promise.reject(new Error('test failure')) : listCollection(user, user.id, tab)).catch((error: unknown) => {
+        console.error(error);
+        return null;
+      }),
+      getCollectionValue(user.id),
+    ]);
+    const entries = list ?? [];
+    return json({
+      signedIn: true as const,
+      tab,
+      confirmRemove,
+      stats: { pinsOwned: stats.pinsOwned, pinsWanted: stats.pinsWanted, achievementPoints: stats.achievementPoints, currentStreak: stats.currentStreak, longestStreak: stats.longestStreak },
+      counts,
+      badges: badges.map((b) => ({ id: b.id, name: b.name, description: b.description, points: b.points, category: b.category, iconUrl: b.iconUrl, unlockedAt: b.unlockedAt })),
+      entries: entries.map((e) => ({
+        id: e.id,
+        pinId: e.pinId,
+        pin: { ...toCardData(e.pin), estimatedValue: e.pin.estimatedValue },
+        quantity: e.quantity,
+        condition: e.condition,
+        tradeable: e.tradeable,
+        notes: e.notes,
+      })),
+      valueCents: value.cents,
+      listFailed: list === null,
+    });
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const tab = tabOf(url);
+  const back = `/collection?tab=${tab}`;
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: back });
+  if (intent !== 'move' && intent !== 'remove') return json({ error: 'Unknown action' }, { status: 400 });
+
+  const user = await getOptionalUser(request);
+  if (!user) return redirectWithToast('/collection', { title: 'Please sign in', description: 'Please sign in to view your collection', variant: 'destructive' });
+  if (intent === 'remove') {
+    const pinName = String(formData.get('pinName') ?? 'The pin');
+    try {
+      await removeCollectionEntry(user, user.id, String(formData.get('pinId') ?? ''));
+      return redirectWithToast(back, { title: 'Removed from Collection', description: `${pinName} was removed from your collection.`, variant: 'success' });
+    } catch (error) {
+      if (!isAppError(error)) console.error(error);
+      return redirectWithToast(back, { title: 'Update Failed', description: 'Failed to update your collection. Please try again.', variant: 'destructive' });
+    }
+  }
+  try {
+    const { entry, newlyUnlockedBadges } = await moveCollectionEntry(
+      user,
+      user.id,
+      { pinId: formData.get('pinId'), status: formData.get('status') },
+      { timeZone: timeZoneFromRequest(request) },
+    );
+    const description = entry.status === 'owned' && tab === 'trading' ? `You kept ${entry.pin.name}.` : `${entry.pin.name} moved to ${TAB_LABEL[entry.status]}.`;
+    return redirectWithToast(back, { title: 'Collection Updated', description, variant: 'success', more: badgeToasts(newlyUnlockedBadges) });
+  } catch (error) {
+    if (!isAppError(error)) console.error(error);
+    // spec §8: 'Update Failed' for the collection
+    return redirectWithToast(back, { title: 'Update Failed', description: 'Failed to update your collection. Please try again.', variant: 'destructive' });
+  }
+}
+
+export default function CollectionPage() {
+  const data = useLoaderData<typeof loader>();
+  if (!data.signedIn) {
+    return <SignInPrompt title="Collection Access Required" description="Please sign in to view your collection" redirectTo="/collection" />;
+  }
+  const { tab, stats, counts, badges, entries, valueCents, confirmRemove, listFailed } = data;
+  return (
+    <div className="space-y-6">
+      <TimeZoneCookie />
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">My Collection</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Estimated value: <span className="font-semibold text-slate-900" data-testid="collection-value">{formatMoney(valueCents / 100)}</span>
+            <span className="text-slate-500"> (owned and trading pins, value × quantity)</span>
+          </p>
+        </div>
+        <a href="/collection.csv" className="btn-secondary" download>
+          Export CSV
+        </a>
+      </div>
+
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <StatCard label="Pins Owned" value={stats.pinsOwned} />
+        <StatCard label="Wanted" value={stats.pinsWanted} />
+        <StatCard label="Points" value={stats.achievementPoints} />
+        <StatCard label="Day Streak" value={stats.currentStreak} hint={stats.longestStreak > 0 ? `Longest: ${stats.longestStreak} ${stats.longestStreak === 1 ? 'day' : 'days'}` : undefined} />
+      </dl>
+
+      <BadgeShowcase badges={badges} />
+
+      <nav aria-label="Collection lists" className="flex gap-2 border-b border-slate-200">
+        {COLLECTION_STATUSES.map((s) => (
+          <Link
+            key={s}
+            to={`?tab=${s}`}
+            preventScrollReset
+            aria-current={s === tab ? 'page' : undefined}
+            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${s === tab ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+          >
+            {TAB_LABEL[s]} <span className="badge ml-1 bg-slate-100 text-slate-700" data-testid={`count-${s}`}>{counts[s]}</span>
+          </Link>
+        ))}
+      </nav>
+
+      <section aria-label={`${TAB_LABEL[tab]} pins`}>
+        {listFailed ? (
+          <LoadFailure tab={tab} />
+        ) : entries.length === 0 ? (
+          <EmptyTab tab={tab} />
+        ) : (
+          <ul className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4">
+            {entries.map((e, i) => (
+              <li key={e.id} data-testid="collection-entry" data-pin-name={e.pin.name}>
+                <PinCard
+                  pin={e.pin}
+                  eager={i < 4}
+                  footer={
+                    <div className="space-y-2">
+                      <p className="text-xs text-slate-600">
+                        Qty {e.quantity} · {e.condition}
+                        {e.tradeable ? ' · tradeable' : ''}
+                        {e.pin.estimatedValue != null ? ` · ${formatMoney(e.pin.estimatedValue)}` : ''}
+                      </p>
+                      {e.notes ? <p className="truncate text-xs italic text-slate-500">{e.notes}</p> : null}
+                      <MoveButtons tab={tab} pinId={e.pinId} pinName={e.pin.name} />
+                      <ConfirmDialog
+                        triggerLabel="Remove"
+                        triggerClassName="text-xs font-semibold text-red-700 hover:underline"
+                        title="Remove from collection?"
+                        description={`${e.pin.name} will be removed from your collection. You can add it again from the pin page.`}
+                        confirmLabel="Remove"
+                        pendingLabel="Removing..."
+                        fields={{ intent: 'remove', pinId: e.pinId, pinName: e.pin.name }}
+                        confirmHref={`?tab=${tab}&confirm=remove&pin=${encodeURIComponent(e.pinId)}`}
+                        cancelHref={`?tab=${tab}`}
+                        serverOpen={confirmRemove === e.pinId}
+                        danger
+                      />
+                    </div>
+                  }
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function StatCard({ label, value, hint }: { label: string; value: number; hint?: string }) {
+  return (
+    <div className="card p-4">
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+        {formatCount(value)}
+      </dd>
+      {hint ? <dd className="text-xs text-slate-500">{hint}</dd> : null}
+    </div>
+  );
+}
+
+function MoveButtons({ tab, pinId, pinName }: { tab: CollectionStatus; pinId: string; pinName: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'move' && navigation.formData?.get('pinId') === pinId;
+  return (
+    <div className="flex flex-wrap gap-2">
+      {COLLECTION_MOVES[tab].map((to) => (
+        <Form method="post" key={to} preventScrollReset>
+          <input type="hidden" name="intent" value="move" />
+          <input type="hidden" name="pinId" value={pinId} />
+          <input type="hidden" name="status" value={to} />
+          <button
+            type="submit"
+            disabled={busy}
+            aria-label={`${MOVE_LABEL[tab][to]}: ${pinName}`}
+            className={to === 'owned' && tab === 'trading' ? 'btn-primary px-3 py-1 text-xs' : 'btn-secondary px-3 py-1 text-xs'}
+          >
+            {busy && navigation.formData?.get('status') === to ? 'Updating...' : MOVE_LABEL[tab][to]}
+          </button>
+        </Form>
+      ))}
+    </div>
+  );
+}
+
+function EmptyTab({ tab }: { tab: CollectionStatus }) {
+  if (tab === 'owned') {
+    return (
+      <div className="card p-8 text-center" data-testid="empty-owned">
+        <h2 className="text-lg font-semibold text-slate-900">No pins in your collection yet</h2>
+        <p className="mt-2 text-sm text-slate-600">Identify a pin or browse the database to add your first one.</p>
+        <Link to="/" className="btn-primary mt-4">
+          Start Collecting
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="card p-8 text-center">
+      <h2 className="text-lg font-semibold text-slate-900">{tab === 'wanted' ? 'No pins on your wanted list' : 'No pins up for trade'}</h2>
+      <p className="mt-2 text-sm text-slate-600">
+        {tab === 'wanted' ? 'Pins you are looking for show up here.' : 'Move an owned pin to Trading to offer it.'}{' '}
+        <Link to="/browse" className="font-semibold text-brand-700 hover:underline">
+          Browse pins
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function LoadFailure({ tab }: { tab: CollectionStatus }) {
+  return (
+    <div className="card p-8 text-center" role="alert">
+      <h2 className="text-lg font-semibold text-slate-900">{LOAD_FAILURE[tab]}</h2>
+      <p className="mt-2 text-sm text-slate-600">Please try refreshing the page</p>
+      <a href={`/collection?tab=${tab}`} className="btn-primary mt-4">
+        Refresh
+      </a>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const location = useLocation();
+  // known states (sign-in, forbidden, not found) use the shared error page; anything else is a load failure
+  if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage error={error} />;
+  return (
+    <div className="mx-auto max-w-lg py-16">
+      <LoadFailure tab={tabOf(new URL(location.pathname + location.search, 'http://x'))} />
+    </div>
+  );
+}

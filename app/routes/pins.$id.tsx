@@ -1,0 +1,436 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod';
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useHydrated } from 'remix-utils/use-hydrated';
+import { getOptionalUser } from '~/auth/user.server';
+import { AddToCollectionForm } from '~/components/add-to-collection';
+import { ConfirmDialog } from '~/components/confirm-dialog';
+import { RarityBadge } from '~/components/rarity-badge';
+import { MIN_PIN_YEAR } from '~/utils/constants';
+import { currentYear, pinEditSchema } from '~/forms/pins';
+import { handleAddToCollection } from '~/services/collection-form.server';
+import { isAppError } from '~/services/errors';
+import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
+import { canEditPin, deletePin, getPin, updatePin } from '~/services/pins.server';
+import { formatCount, formatDate, formatMoney } from '~/utils/format';
+import { rethrowAsPageError } from '~/utils/http.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data && 'pin' in data && data.pin ? `${data.pin.name} · PinDex` : 'Pin Not Found · PinDex' },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const user = await getOptionalUser(request);
+  let pin;
+  try {
+    pin = await getPin(params.id ?? '');
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) return json({ notFound: true as const, pin: null }, { status: 404 });
+    rethrowAsPageError(error);
+  }
+  const canEdit = canEditPin(user, pin);
+  // dimensions of the full-size variants, so the main image reserves its space (no layout shift)
+  const ids = pin.images.map((u) => imageIdOf(u)).filter((x): x is string => !!x);
+  const sizes = await imageSizes(ids);
+  const photos = pin.images.map((src, i) => {
+    const size = sizes.get(ids[i] ?? '');
+    const scale = size ? Math.min(1, VARIANT_SIZES.full / Math.max(size.width, size.height)) : 1;
+    return {
+      src,
+      thumb: `${src}?s=thumb`,
+      width: size ? Math.round(size.width * scale) : 1024,
+      height: size ? Math.round(size.height * scale) : 1024,
+    };
+  });
+  const imageParam = Number(url.searchParams.get('image') ?? '0');
+  const shown = Number.isInteger(imageParam) && imageParam >= 0 && imageParam < photos.length ? imageParam : 0;
+  return json({
+    notFound: false as const,
+    pin,
+    photos,
+    shown,
+    canEdit,
+    signedIn: !!user,
+    // the confirm steps rendered by the server (no JavaScript needed)
+    confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
+    editOpen: canEdit && url.searchParams.get('edit') === '1',
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const id = params.id ?? '';
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+  if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
+
+  const user = await getOptionalUser(request);
+  if (intent === 'edit') {
+    const submission = parseWithZod(formData, { schema: pinEditSchema });
+    if (submission.status !== 'success') return json({ intent: 'edit' as const, lastResult: submission.reply() }, { status: 400 });
+    const v = submission.value;
+    try {
+      const pin = await updatePin(user, id, {
+        name: v.name,
+        description: v.description ?? null,
+        totalQuantity: v.totalQuantity,
+        year: v.year ?? null,
+        event: v.event ?? null,
+      });
+      return redirectWithToast(`/pins/${id}`, { title: 'Pin updated', description: `${pin.name} was saved.`, variant: 'success' });
+    } catch (error) {
+      if (isAppError(error) && error.status === 400) {
+        return json(
+          { intent: 'edit' as const, lastResult: submission.reply({ fieldErrors: error.issues, formErrors: error.issues ? undefined : [error.message] }) },
+          { status: 400 },
+        );
+      }
+      if (isAppError(error) && error.status < 500) rethrowAsPageError(error);
+      console.error(error);
+      return redirectWithToast(`/pins/${id}`, { title: 'Failed to update pin', description: 'Please try again later.', variant: 'destructive' });
+    }
+  }
+  if (intent === 'delete') {
+    let name = 'The pin';
+    try {
+      name = (await getPin(id)).name;
+      await deletePin(user, id);
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) rethrowAsPageError(error);
+      console.error(error);
+      return redirectWithToast(`/pins/${id}`, { title: 'Failed to delete pin', description: 'Please try again later.', variant: 'destructive' });
+    }
+    return redirectWithToast('/browse', { title: 'Pin deleted', description: `${name} was removed from the database.`, variant: 'success' });
+  }
+  throw json({ message: 'Unknown action' }, { status: 400 });
+}
+
+type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { notFound: false }>;
+
+export default function PinDetail() {
+  const data = useLoaderData<typeof loader>();
+  if (data.notFound) return <PinNotFound />;
+  return <PinView data={data} />;
+}
+
+function PinNotFound() {
+  return (
+    <div className="mx-auto max-w-lg py-16 text-center">
+      <h1 className="text-2xl font-bold text-slate-900">Pin Not Found</h1>
+      <p className="mt-2 text-slate-600">This pin does not exist or was removed from the database.</p>
+      <Link to="/" className="btn-primary mt-6">
+        Return Home
+      </Link>
+    </div>
+  );
+}
+
+function BackButton() {
+  const navigate = useNavigate();
+  return (
+    <Link
+      to="/browse"
+      className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900"
+      onClick={(e) => {
+        // with history, Back returns where the reader came from (a filtered browse page, home)
+        const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+        if (idx > 0) {
+          e.preventDefault();
+          navigate(-1);
+        }
+      }}
+    >
+      <span aria-hidden="true">←</span> Back
+    </Link>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="rounded-md bg-slate-50 px-3 py-2">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 text-sm font-semibold text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+function PinView({ data }: { data: Loaded }) {
+  const { pin, photos, shown } = data;
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const addResult = actionData && 'intent' in actionData && actionData.intent === 'addToCollection' ? actionData.lastResult : undefined;
+  const editResult = actionData && 'intent' in actionData && actionData.intent === 'edit' ? (actionData.lastResult as SubmissionResult<string[]>) : undefined;
+  const photo = photos[shown];
+  const percent = pin.totalQuantity > 0 ? Math.round((pin.availableQuantity / pin.totalQuantity) * 100) : 0;
+  const inStock = pin.availableQuantity > 0;
+  const here = location.pathname;
+
+  return (
+    <article className="space-y-6">
+      <BackButton />
+      <div className="grid gap-8 lg:grid-cols-2">
+        <div className="space-y-3">
+          <div className="card flex aspect-square items-center justify-center overflow-hidden bg-white">
+            {photo ? (
+              <a href={photo.src} title="Open the full-size photo">
+                <img src={photo.src} alt={pin.name} width={photo.width} height={photo.height} className="max-h-full w-full object-contain" />
+              </a>
+            ) : (
+              <div className="flex flex-col items-center text-slate-300" role="img" aria-label="No photo yet">
+                <svg viewBox="0 0 24 24" width="120" height="120" fill="none" stroke="currentColor" strokeWidth="1.2" aria-hidden="true">
+                  <circle cx="12" cy="9" r="6" />
+                  <path d="M12 15v7M9 9h6M12 6v6" />
+                </svg>
+                <span className="mt-2 text-sm text-slate-400">No photo yet</span>
+              </div>
+            )}
+          </div>
+          {photos.length > 1 ? (
+            <ul className="flex flex-wrap gap-2" aria-label="All photos">
+              {photos.map((p, i) => (
+                <li key={p.src}>
+                  <Link
+                    to={`?image=${i}`}
+                    preventScrollReset
+                    replace
+                    aria-label={`Show photo ${i + 1} of ${photos.length}`}
+                    aria-current={i === shown ? 'true' : undefined}
+                    className={`block h-16 w-16 overflow-hidden rounded-md border-2 bg-white ${i === shown ? 'border-brand-600' : 'border-slate-200'}`}
+                  >
+                    <img src={p.thumb} alt="" width={64} height={64} loading="lazy" className="h-full w-full object-contain" />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+
+        <div className="space-y-5">
+          <div>
+            <div className="flex flex-wrap items-center gap-2">
+              <RarityBadge rarity={pin.rarity} />
+              {pin.isFeatured ? <span className="badge bg-amber-100 text-amber-800">Featured</span> : null}
+            </div>
+            <h1 className="mt-2 text-2xl font-bold text-slate-900 sm:text-3xl">{pin.name}</h1>
+            {pin.organization ? <p className="mt-1 text-slate-600">{pin.organization.name}</p> : null}
+            {pin.team ? <p className="text-sm text-slate-500">Team: {pin.team.name}</p> : null}
+          </div>
+          {pin.description ? <p className="whitespace-pre-line text-slate-700">{pin.description}</p> : null}
+
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+            <Fact label="Total Quantity">{formatCount(pin.totalQuantity)} pieces</Fact>
+            <Fact label="Rarity Score">{pin.rarityScore}/4</Fact>
+            <Fact label="Identifications">Identified {formatCount(pin.identificationCount)} times</Fact>
+            <Fact label="Added">{formatDate(pin.createdAt)}</Fact>
+            <Fact label="Year">{pin.year ?? '-'}</Fact>
+            <Fact label="Event">{pin.event ?? '-'}</Fact>
+            <Fact label="Estimated Value">{formatMoney(pin.estimatedValue)}</Fact>
+          </dl>
+
+          <section aria-labelledby="inventory-heading" className="card space-y-2 p-4">
+            <div className="flex items-center justify-between gap-2">
+              <h2 id="inventory-heading" className="text-base font-semibold text-slate-900">
+                Inventory Status
+              </h2>
+              <span className={`badge ${inStock ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}`}>{inStock ? 'In Stock' : 'Out of Stock'}</span>
+            </div>
+            <p className="text-sm text-slate-700">
+              {formatCount(pin.availableQuantity)} of {formatCount(pin.totalQuantity)} available ({percent}%)
+            </p>
+            <div className="h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
+              <div className="h-full bg-brand-500" style={{ width: `${percent}%` }} />
+            </div>
+            <p className="text-sm text-slate-600">Distribution date: {pin.distributionDate ? formatDate(pin.distributionDate) : '-'}</p>
+          </section>
+
+          <div className="flex flex-wrap gap-3">
+            <Link to="/browse" className="btn-secondary">
+              Browse More Pins
+            </Link>
+            <Link to="/marketplace" className="btn-secondary">
+              View in Marketplace
+            </Link>
+          </div>
+
+          {data.canEdit ? (
+            <div className="space-y-3 border-t border-slate-200 pt-4">
+              <div className="flex flex-wrap gap-3">
+                <EditPin pin={pin} open={data.editOpen || !!editResult} lastResult={editResult} here={here} />
+                <ConfirmDialog
+                  triggerLabel="Delete Pin"
+                  title="Delete Pin"
+                  description={
+                    <>
+                      Delete <strong>{pin.name}</strong> from the database? Its identification records and collection entries are deleted too. This
+                      cannot be undone.
+                    </>
+                  }
+                  confirmLabel="Delete Pin"
+                  pendingLabel="Deleting..."
+                  fields={{ intent: 'delete' }}
+                  confirmHref={`${here}?confirm=delete`}
+                  cancelHref={here}
+                  serverOpen={data.confirmDelete}
+                  danger
+                />
+              </div>
+            </div>
+          ) : null}
+
+          <AddToCollectionForm pinId={pin.id} signedIn={data.signedIn} lastResult={addResult} />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+type PinData = Loaded['pin'];
+
+/**
+ * 'Edit Pin': with JavaScript a dialog holding the form; without it a link to `?edit=1`, where the
+ * server renders the same form in the page. Saving is the confirmation; Cancel discards.
+ */
+function EditPin({ pin, open, lastResult, here }: { pin: PinData; open: boolean; lastResult?: SubmissionResult<string[]>; here: string }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  useEffect(() => {
+    if (navigation.state === 'loading' && navigation.formData?.get('intent') === 'edit') setDialogOpen(false);
+  }, [navigation.state, navigation.formData]);
+
+  if (open && (!hydrated || !dialogOpen)) {
+    // server-rendered edit step (no JavaScript, or the page came back with errors)
+    return (
+      <section aria-labelledby="edit-title" className="card w-full p-4">
+        <h2 id="edit-title" className="mb-3 text-lg font-semibold text-slate-900">
+          Edit Pin
+        </h2>
+        <PinEditForm pin={pin} lastResult={lastResult} cancel={<Link to={here} className="btn-secondary">Cancel</Link>} />
+      </section>
+    );
+  }
+  if (!hydrated) {
+    return (
+      <Link to={`${here}?edit=1`} className="btn-secondary">
+        Edit Pin
+      </Link>
+    );
+  }
+  return (
+    <Dialog.Root open={dialogOpen} onOpenChange={setDialogOpen}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="btn-secondary">
+          Edit Pin
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[92vw] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+          <Dialog.Title className="mb-1 text-lg font-semibold text-slate-900">Edit Pin</Dialog.Title>
+          <Dialog.Description className="mb-4 text-sm text-slate-600">Change the details of this pin and save.</Dialog.Description>
+          <PinEditForm
+            pin={pin}
+            lastResult={lastResult}
+            cancel={
+              <Dialog.Close asChild>
+                <button type="button" className="btn-secondary">
+                  Cancel
+                </button>
+              </Dialog.Close>
+            }
+          />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: SubmissionResult<string[]>; cancel: React.ReactNode }) {
+  const navigation = useNavigation();
+  const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'edit';
+  const [form, fields] = useForm({
+    id: `edit-pin-${pin.id}`,
+    lastResult,
+    defaultValue: {
+      name: pin.name,
+      description: pin.description ?? '',
+      totalQuantity: String(pin.totalQuantity),
+      year: pin.year == null ? '' : String(pin.year),
+      event: pin.event ?? '',
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: pinEditSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  const error = (f: { errors?: string[]; errorId: string }) =>
+    f.errors?.length ? (
+      <p id={f.errorId} className="field-error" role="alert">
+        {f.errors[0]}
+      </p>
+    ) : null;
+  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
+  const { key: qtyKey, ...qtyProps } = getInputProps(fields.totalQuantity, { type: 'number' });
+  const { key: yearKey, ...yearProps } = getInputProps(fields.year, { type: 'number' });
+  const { key: eventKey, ...eventProps } = getInputProps(fields.event, { type: 'text' });
+  const { key: descKey, ...descProps } = getTextareaProps(fields.description);
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
+      <input type="hidden" name="intent" value="edit" />
+      {form.errors?.length ? (
+        <div id={form.errorId} role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {form.errors[0]}
+        </div>
+      ) : null}
+      <div>
+        <label htmlFor={fields.name.id} className="label">
+          Name
+        </label>
+        <input key={nameKey} {...nameProps} className="input" />
+        {error(fields.name)}
+      </div>
+      <div>
+        <label htmlFor={fields.description.id} className="label">
+          Description
+        </label>
+        <textarea key={descKey} {...descProps} rows={3} className="input" />
+        {error(fields.description)}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor={fields.totalQuantity.id} className="label">
+            Total Quantity
+          </label>
+          {/* no min attribute: the server's message ('Quantity must be at least 1') is the one shown */}
+          <input key={qtyKey} {...qtyProps} className="input" inputMode="numeric" />
+          {error(fields.totalQuantity)}
+        </div>
+        <div>
+          <label htmlFor={fields.year.id} className="label">
+            Year
+          </label>
+          <input key={yearKey} {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${currentYear()}`} />
+          {error(fields.year)}
+        </div>
+      </div>
+      <div>
+        <label htmlFor={fields.event.id} className="label">
+          Event
+        </label>
+        <input key={eventKey} {...eventProps} className="input" />
+        {error(fields.event)}
+      </div>
+      <div className="flex justify-end gap-3">
+        {cancel}
+        <button type="submit" className="btn-primary" disabled={saving}>
+          {saving ? 'Saving...' : 'Save Changes'}
+        </button>
+      </div>
+    </Form>
+  );
+}

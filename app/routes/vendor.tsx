@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { getOptionalUser } from '~/auth/user.server';
+import { SignInPrompt } from '~/components/sign-in-prompt';
+
+export const meta: MetaFunction = () => [{ title: 'Vendor Dashboard | PinDex' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  return json({ signedIn: !!user });
+}
+
+export default function Vendor() {
+  const { signedIn } = useLoaderData<typeof loader>();
+  if (!signedIn) return <SignInPrompt title="Vendor Access Required" description="Sign in to manage your vendor account and listings." redirectTo="/vendor" />;
+  return (
+    <div>
+      <h1 className="text-2xl font-bold text-slate-900">Vendor Dashboard</h1>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The server half of <AddToCollectionForm>: any page that renders the form calls this from its
+ * action when `intent === 'addToCollection'`.
+ */
+import { json } from '@remix-run/node';
+import { parseWithZod } from '@conform-to/zod';
+import { getOptionalUser } from '~/auth/user.server';
+import { AddToCollectionSchema } from '~/forms/collection';
+import { redirectWithToast } from '~/utils/toast.server';
+import { timeZoneFromRequest, type UnlockedBadge } from './achievements.server';
+import { createCollectionEntry } from './collection.server';
+import { isAppError } from './errors';
+
+const STATUS_TEXT = { owned: 'your collection', wanted: 'your wanted list', trading: 'your trading pins' } as const;
+
+/** One 'Badge Unlocked!' toast per new badge (the toaster staggers them). */
+export function badgeToasts(badges: UnlockedBadge[]) {
+  return badges.map((b) => ({ title: 'Badge Unlocked!', description: `You earned the "${b.name}" badge!`, variant: 'success' as const }));
+}
+
+export async function handleAddToCollection(request: Request, formData: FormData, opts: { redirectTo: string }): Promise<Response> {
+  const submission = parseWithZod(formData, { schema: AddToCollectionSchema });
+  if (submission.status !== 'success') {
+    return json({ intent: 'addToCollection' as const, lastResult: submission.reply() }, { status: 400 });
+  }
+  const user = await getOptionalUser(request);
+  if (!user) {
+    return redirectWithToast('/api/login', {
+      title: 'Please sign in',
+      description: 'Sign in to add pins to your collection.',
+      variant: 'destructive',
+    });
+  }
+  try {
+    const { entry, newlyUnlockedBadges } = await createCollectionEntry(user, submission.value, { timeZone: timeZoneFromRequest(request) });
+    return redirectWithToast(opts.redirectTo, {
+      title: 'Added to Collection',
+      description: `${entry.pin.name} is in ${STATUS_TEXT[entry.status]} (quantity ${entry.quantity}).`,
+      variant: 'success',
+      more: badgeToasts(newlyUnlockedBadges),
+    });
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) {
+      const fieldErrors = error.issues ?? (error.status === 404 ? { pinId: [error.message] } : undefined);
+      return json(
+        {
+          intent: 'addToCollection' as const,
+          lastResult: submission.reply({ formErrors: fieldErrors ? [] : [error.message], fieldErrors }),
+        },
+        { status: error.status },
+      );
+    }
+    console.error(error);
+    // spec §8: 'Failed to Add Pin'
+    return redirectWithToast(opts.redirectTo, {
+      title: 'Failed to Add Pin',
+      description: 'Failed to update your collection. Please try again.',
+      variant: 'destructive',
+    });
+  }
+}

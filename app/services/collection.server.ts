@@ -1,0 +1,371 @@
+/**
+ * Personal collections: one entry per (user, pin) with one status at a time (owned, wanted,
+ * trading); moves change the row (unique index user_collections(user, pin)).
+ *
+ * Stats stay true: after every change pinsOwned/pinsWanted are recomputed from the lists with a
+ * count query inside the same transaction (never incremented blindly), so parallel requests cannot
+ * drift them. Badges earned by a change are awarded in that same transaction.
+ *
+ * Adding a pin that is already in the collection does not fail and does not create a second row:
+ * - same status: the quantities add up (another copy of a pin you own), and condition, tradeable
+ *   and notes take the newly submitted values (notes only when some were typed);
+ * - another status: the entry moves to the submitted status with the submitted quantity,
+ *   condition, tradeable and notes (e.g. a wanted pin you now own).
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { SessionUser } from '~/auth/user.server';
+import { db, transaction, type Db } from '~/db/index.server';
+import {
+  organizations,
+  pins,
+  teams,
+  userCollections,
+  type CollectionEntry,
+  type CollectionStatus,
+  type Condition,
+} from '~/db/schema';
+import { AddToCollectionApiSchema, COLLECTION_MOVES, MAX_COLLECTION_QUANTITY, MoveCollectionSchema } from '~/forms/collection';
+import { parseWith } from '~/utils/http.server';
+import { COLLECTION_STATUSES } from '~/utils/constants';
+import {
+  assertCanRead,
+  evaluateBadges,
+  recordActivityDay,
+  refreshCollectionCounts,
+  type ActivityOptions,
+  type UnlockedBadge,
+} from './achievements.server';
+import { ensureAchievementsOnce } from './achievement-definitions.server';
+import { Forbidden, Invalid, NotFound, Unauthorized } from './errors';
+import { toPinDto, type PinDto } from './pin-dto.server';
+
+export interface AddCollectionInput {
+  pinId: string;
+  status: CollectionStatus;
+  quantity?: number;
+  condition?: Condition;
+  tradeable?: boolean;
+  notes?: string | null;
+}
+
+/** Only the owner changes a collection (admins read any, but do not change others'). */
+export function assertCanWrite(actor: Pick<SessionUser, 'id'> | null, userId: string): void {
+  if (!actor) throw new Unauthorized();
+  if (actor.id !== userId) throw new Forbidden('You can only change your own collection');
+}
+
+/**
+ * Adds (or updates, see the file comment) the user's entry for a pin, inside the caller's
+ * transaction; keeps pinsOwned/pinsWanted true, marks the day active and awards badges.
+ */
+export async function addCollectionEntry(
+  tx: Db,
+  userId: string,
+  input: AddCollectionInput,
+  opts: ActivityOptions = {},
+): Promise<{ entryId: string; newlyUnlockedBadges: UnlockedBadge[] }> {
+  const data = parseWith(AddToCollectionApiSchema, input);
+  const pin = await tx.query.pins.findFirst({ where: eq(pins.id, data.pinId), columns: { id: true } });
+  if (!pin) throw new NotFound('Pin Not Found');
+  const now = opts.now ?? new Date();
+
+  const existing = await tx.query.userCollections.findFirst({
+    where: and(eq(userCollections.userId, userId), eq(userCollections.pinId, data.pinId)),
+  });
+  let entryId: string;
+  if (!existing) {
+    const [row] = await tx
+      .insert(userCollections)
+      .values({
+        userId,
+        pinId: data.pinId,
+        status: data.status,
+        quantity: data.quantity,
+        condition: data.condition,
+        tradeable: data.status === 'trading' ? true : data.tradeable,
+        notes: data.notes,
+        acquiredAt: data.status === 'wanted' ? null : now,
+      })
+      .returning({ id: userCollections.id });
+    entryId = row.id;
+  } else if (existing.status === data.status) {
+    await tx
+      .update(userCollections)
+      .set({
+        quantity: Math.min(MAX_COLLECTION_QUANTITY, existing.quantity + data.quantity),
+        condition: data.condition,
+        tradeable: data.status === 'trading' ? true : data.tradeable,
+        notes: data.notes ?? existing.notes,
+        updatedAt: now,
+      })
+      .where(eq(userCollections.id, existing.id));
+    entryId = existing.id;
+  } else {
+    await tx
+      .update(userCollections)
+      .set({
+        status: data.status,
+        quantity: data.quantity,
+        condition: data.condition,
+        tradeable: data.status === 'trading' ? true : data.tradeable,
+        notes: data.notes ?? existing.notes,
+        acquiredAt: data.status === 'wanted' ? existing.acquiredAt : (existing.acquiredAt ?? now),
+        updatedAt: now,
+      })
+      .where(eq(userCollections.id, existing.id));
+    entryId = existing.id;
+  }
+
+  await refreshCollectionCounts(tx, userId);
+  await recordActivityDay(tx, userId, { ...opts, now });
+  const newlyUnlockedBadges = await evaluateBadges(tx, userId, { now });
+  return { entryId, newlyUnlockedBadges };
+}
+
+/** The add form / POST /api/collections: validates, checks sign-in, runs one transaction. */
+export async function createCollectionEntry(
+  actor: Pick<SessionUser, 'id'> | null,
+  input: unknown,
+  opts: ActivityOptions = {},
+): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+  if (!actor) throw new Unauthorized('Please sign in to add pins to your collection');
+  const data = parseWith(AddToCollectionApiSchema, input);
+  await ensureAchievementsOnce();
+  const result = await transaction((tx) => addCollectionEntry(tx, actor.id, data, opts));
+  const entry = await getEntryById(result.entryId);
+  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
+}
+
+/**
+ * Moves the user's entry for a pin to another status (spec §4: owned → wanted/trading,
+ * wanted → owned/trading, trading → owned ('Keep') or wanted). Moving to the status it already
+ * has changes nothing. Counts and badges are updated in the same transaction.
+ */
+export async function moveCollectionEntry(
+  actor: Pick<SessionUser, 'id'> | null,
+  userId: string,
+  input: { pinId: unknown; status: unknown },
+  opts: ActivityOptions = {},
+): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+  assertCanWrite(actor, userId);
+  const { pinId, status } = parseWith(MoveCollectionSchema, input);
+  await ensureAchievementsOnce();
+  const now = opts.now ?? new Date();
+  const result = await transaction(async (tx) => {
+    const existing = await tx.query.userCollections.findFirst({
+      where: and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)),
+    });
+    if (!existing) throw new NotFound('This pin is not in your collection');
+    if (existing.status === status) return { entryId: existing.id, newlyUnlockedBadges: [] as UnlockedBadge[] };
+    if (!COLLECTION_MOVES[existing.status].includes(status)) {
+      throw new Invalid(`A ${existing.status} pin cannot move to ${status}`, { status: [`A ${existing.status} pin cannot move to ${status}`] });
+    }
+    await tx
+      .update(userCollections)
+      .set({
+        status,
+        // putting a pin up for trade makes it tradeable; keeping it takes it off the table
+        tradeable: status === 'trading' ? true : existing.status === 'trading' ? false : existing.tradeable,
+        acquiredAt: status === 'wanted' ? existing.acquiredAt : (existing.acquiredAt ?? now),
+        updatedAt: now,
+      })
+      .where(eq(userCollections.id, existing.id));
+    await refreshCollectionCounts(tx, userId);
+    await recordActivityDay(tx, userId, { ...opts, now });
+    const newlyUnlockedBadges = await evaluateBadges(tx, userId, { now });
+    return { entryId: existing.id, newlyUnlockedBadges };
+  });
+  const entry = await getEntryById(result.entryId);
+  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
+}
+
+/** Removes a pin from the user's collection. */
+export async function removeCollectionEntry(actor: Pick<SessionUser, 'id'> | null, userId: string, pinId: string): Promise<void> {
+  assertCanWrite(actor, userId);
+  await transaction(async (tx) => {
+    const deleted = await tx
+      .delete(userCollections)
+      .where(and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)))
+      .returning({ id: userCollections.id });
+    if (!deleted.length) throw new NotFound('This pin is not in your collection');
+    await refreshCollectionCounts(tx, userId);
+  });
+}
+
+// ---------------------------------------------------------------- reads
+
+export interface CollectionEntryDto {
+  id: string;
+  userId: string;
+  pinId: string;
+  pin: PinDto;
+  status: CollectionStatus;
+  quantity: number;
+  condition: Condition;
+  tradeable: boolean;
+  notes: string | null;
+  acquiredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function entrySelect(conn: Db) {
+  return conn
+    .select({ entry: userCollections, pin: pins, org: { id: organizations.id, name: organizations.name }, team: { id: teams.id, name: teams.name } })
+    .from(userCollections)
+    .innerJoin(pins, eq(pins.id, userCollections.pinId))
+    .leftJoin(organizations, eq(organizations.id, pins.organizationId))
+    .leftJoin(teams, eq(teams.id, pins.teamId));
+}
+
+type EntryRow = {
+  entry: CollectionEntry;
+  pin: typeof pins.$inferSelect;
+  org: { id: string; name: string } | null;
+  team: { id: string | null; name: string | null } | null;
+};
+
+function toEntryDto({ entry, pin, org, team }: EntryRow): CollectionEntryDto {
+  return {
+    id: entry.id,
+    userId: entry.userId,
+    pinId: entry.pinId,
+    pin: toPinDto(pin, org, team?.id && team.name ? { id: team.id, name: team.name } : null),
+    status: entry.status,
+    quantity: entry.quantity,
+    condition: entry.condition,
+    tradeable: entry.tradeable,
+    notes: entry.notes,
+    acquiredAt: entry.acquiredAt ? entry.acquiredAt.toISOString() : null,
+    createdAt: entry.createdAt.toISOString(),
+    updatedAt: entry.updatedAt.toISOString(),
+  };
+}
+
+async function getEntryById(entryId: string): Promise<CollectionEntryDto> {
+  const [row] = await entrySelect(db()).where(eq(userCollections.id, entryId));
+  if (!row) throw new NotFound('Collection entry not found');
+  return toEntryDto(row);
+}
+
+export function parseStatus(value: unknown): CollectionStatus {
+  if (typeof value === 'string' && (COLLECTION_STATUSES as readonly string[]).includes(value)) return value as CollectionStatus;
+  throw new NotFound('Not found');
+}
+
+/** One list of a user's collection, most recently changed first. Owner or admin. */
+export async function listCollection(
+  actor: Pick<SessionUser, 'id' | 'role'> | null,
+  userId: string,
+  status: CollectionStatus,
+): Promise<CollectionEntryDto[]> {
+  assertCanRead(actor, userId);
+  const rows = await entrySelect(db())
+    .where(and(eq(userCollections.userId, userId), eq(userCollections.status, status)))
+    .orderBy(desc(userCollections.updatedAt), desc(userCollections.id));
+  return rows.map(toEntryDto);
+}
+
+/** Every entry (CSV export), grouped by status then name. Owner or admin. */
+export async function listWholeCollection(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string): Promise<CollectionEntryDto[]> {
+  assertCanRead(actor, userId);
+  const rows = await entrySelect(db())
+    .where(eq(userCollections.userId, userId))
+    .orderBy(userCollections.status, pins.name, userCollections.id);
+  return rows.map(toEntryDto);
+}
+
+export async function getCollectionCounts(userId: string): Promise<Record<CollectionStatus, number>> {
+  const rows = await db()
+    .select({ status: userCollections.status, n: sql<number>`count(*)` })
+    .from(userCollections)
+    .where(eq(userCollections.userId, userId))
+    .groupBy(userCollections.status);
+  const counts: Record<CollectionStatus, number> = { owned: 0, wanted: 0, trading: 0 };
+  for (const r of rows) counts[r.status] = Number(r.n);
+  return counts;
+}
+
+/**
+ * Estimated value of what the user holds: sum of estimated value × quantity over owned and
+ * trading entries (wanted pins are not held). Pins without a value count as 0; `unvalued` says how
+ * many entries had none.
+ */
+export async function getCollectionValue(userId: string): Promise<{ cents: number; unvalued: number }> {
+  const [row] = await db()
+    .select({
+      cents: sql<number>`coalesce(sum(coalesce(${pins.estimatedValueCents}, 0) * ${userCollections.quantity}), 0)`,
+      unvalued: sql<number>`coalesce(sum(case when ${pins.estimatedValueCents} is null then 1 else 0 end), 0)`,
+    })
+    .from(userCollections)
+    .innerJoin(pins, eq(pins.id, userCollections.pinId))
+    .where(and(eq(userCollections.userId, userId), sql`${userCollections.status} in ('owned', 'trading')`));
+  return { cents: Number(row?.cents ?? 0), unvalued: Number(row?.unvalued ?? 0) };
+}
+
+/** Whether (and how) a pin is in the user's collection (pin detail pages may show it). */
+export async function getCollectionEntryForPin(userId: string, pinId: string): Promise<CollectionEntry | null> {
+  const row = await db().query.userCollections.findFirst({
+    where: and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)),
+  });
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------- CSV export
+
+const CSV_HEADER = [
+  'Pin ID',
+  'Name',
+  'Organization',
+  'Status',
+  'Quantity',
+  'Condition',
+  'Tradeable',
+  'Rarity',
+  'Year',
+  'Event',
+  'Estimated Value (USD)',
+  'Total Value (USD)',
+  'Notes',
+  'Acquired',
+  'Added',
+];
+
+/** A CSV field: quoted when needed, and formula-looking text neutralised for spreadsheets. */
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value == null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The whole collection as CSV (UTF-8 with BOM so spreadsheets read accents; CRLF rows per RFC 4180). */
+export async function collectionCsv(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string): Promise<string> {
+  const entries = await listWholeCollection(actor, userId);
+  const lines = [CSV_HEADER.map(csvField).join(',')];
+  for (const e of entries) {
+    const value = e.pin.estimatedValue;
+    lines.push(
+      [
+        e.pinId,
+        e.pin.name,
+        e.pin.organization?.name ?? '',
+        e.status,
+        e.quantity,
+        e.condition,
+        e.tradeable ? 'yes' : 'no',
+        e.pin.rarity,
+        e.pin.year,
+        e.pin.event,
+        value == null ? '' : value.toFixed(2),
+        value == null ? '' : (value * e.quantity).toFixed(2),
+        e.notes,
+        e.acquiredAt ? e.acquiredAt.slice(0, 10) : '',
+        e.createdAt.slice(0, 10),
+      ]
+        .map((v) => csvField(v))
+        .join(','),
+    );
+  }
+  return `\ufeff${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,108 @@
+/**
+ * Organizations (leagues, tournaments, clubs that issue pins). Names are unique without regard to
+ * case (a unique index on lower(name)); creating a pin with a new organization name creates it.
+ */
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { SessionUser } from '~/auth/user.server';
+import { assertRole } from '~/auth/user.server';
+import { db, transaction, type Db } from '~/db/index.server';
+import { organizations, pins, type Organization } from '~/db/schema';
+import { parseWith } from '~/utils/http.server';
+import { Conflict, NotFound } from './errors';
+
+export interface OrganizationDto {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+}
+
+/** Who may add organizations directly (the same roles that may add pins). */
+export const ORGANIZATION_CREATOR_ROLES = ['vendor', 'manager', 'admin', 'super_admin'] as const;
+const ADMIN_ROLES = ['admin', 'super_admin'] as const;
+
+export const organizationSchema = z.object({
+  name: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z.string({ required_error: 'Name is required', invalid_type_error: 'Name is required' }).min(1, 'Name is required').max(120, 'Name is too long'),
+  ),
+  description: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+    z.string({ invalid_type_error: 'Description must be text' }).max(2000, 'Description is too long').nullish(),
+  ),
+});
+
+export function toOrganizationDto(row: Organization): OrganizationDto {
+  return { id: row.id, name: row.name, description: row.description, createdAt: row.createdAt.toISOString() };
+}
+
+/** All organizations by name (the picker and GET /api/organizations). */
+export async function listOrganizations(): Promise<OrganizationDto[]> {
+  const rows = await db().select().from(organizations).orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
+  return rows.map(toOrganizationDto);
+}
+
+export async function getOrganization(id: string): Promise<OrganizationDto> {
+  const row = await db().select().from(organizations).where(eq(organizations.id, id)).get();
+  if (!row) throw new NotFound('Organization not found');
+  return toOrganizationDto(row);
+}
+
+export async function findOrganizationByName(tx: Db, name: string): Promise<Organization | undefined> {
+  return tx
+    .select()
+    .from(organizations)
+    .where(sql`lower(${organizations.name}) = lower(${name.trim()})`)
+    .get();
+}
+
+/** Inside a transaction: the organization of that name (any case), created when new. */
+export async function findOrCreateOrganization(tx: Db, name: string, description: string | null = null): Promise<Organization> {
+  const existing = await findOrganizationByName(tx, name);
+  if (existing) return existing;
+  const [row] = await tx.insert(organizations).values({ name: name.trim(), description }).returning();
+  return row;
+}
+
+export async function createOrganization(actor: SessionUser | null, input: unknown): Promise<OrganizationDto> {
+  assertRole(actor, ORGANIZATION_CREATOR_ROLES, 'Only vendors, team managers and admins can add organizations');
+  const data = parseWith(organizationSchema, input);
+  return transaction(async (tx) => {
+    if (await findOrganizationByName(tx, data.name)) {
+      throw new Conflict('An organization with this name already exists', { name: ['An organization with this name already exists'] });
+    }
+    const [row] = await tx.insert(organizations).values({ name: data.name, description: data.description ?? null }).returning();
+    return toOrganizationDto(row);
+  });
+}
+
+export async function updateOrganization(actor: SessionUser | null, id: string, input: unknown): Promise<OrganizationDto> {
+  assertRole(actor, ADMIN_ROLES);
+  const data = parseWith(organizationSchema, input);
+  return transaction(async (tx) => {
+    const current = await tx.select().from(organizations).where(eq(organizations.id, id)).get();
+    if (!current) throw new NotFound('Organization not found');
+    const clash = await findOrganizationByName(tx, data.name);
+    if (clash && clash.id !== id) {
+      throw new Conflict('An organization with this name already exists', { name: ['An organization with this name already exists'] });
+    }
+    const [row] = await tx
+      .update(organizations)
+      .set({ name: data.name, description: data.description ?? null })
+      .where(eq(organizations.id, id))
+      .returning();
+    return toOrganizationDto(row);
+  });
+}
+
+export async function deleteOrganization(actor: SessionUser | null, id: string): Promise<void> {
+  assertRole(actor, ADMIN_ROLES);
+  await transaction(async (tx) => {
+    const current = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).get();
+    if (!current) throw new NotFound('Organization not found');
+    const [{ n }] = await tx.select({ n: count() }).from(pins).where(eq(pins.organizationId, id));
+    if (n > 0) throw new Conflict('You cannot delete an organization that has pins associated with it.');
+    await tx.delete(organizations).where(eq(organizations.id, id));
+  });
+}

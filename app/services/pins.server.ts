@@ -1,0 +1,580 @@
+/**
+ * The pin catalogue: create, read, update, delete, search and the home lists.
+ *
+ * Rarity rule (one place): a pin's rarity and rarityScore (0-4) follow its totalQuantity through
+ * `rarityFromQuantity` on every create and update, unless an admin sets a rarity by hand, which
+ * locks it (`rarityLocked`, score from RARITY_SCORE) until an admin sets it back to 'auto'.
+ *
+ * Who may do what: adding pins is for vendors, managers, admins and super admins; editing and
+ * deleting a pin is for its creator and for admins. The checks live here, not only in the UI.
+ */
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { z } from 'zod';
+import type { SessionUser } from '~/auth/user.server';
+import { assertRole } from '~/auth/user.server';
+import { db, transaction, type Db } from '~/db/index.server';
+import { images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
+import { yearField } from '~/forms/pins';
+import { parseWith } from '~/utils/http.server';
+import { MAX_PIN_PHOTOS, RARITIES, isAdminRole, type Rarity } from '~/utils/constants';
+import { RARITY_SCORE, rarityFromQuantity } from '~/utils/rarity';
+import { refreshCollectionCounts, type UnlockedBadge } from './achievements.server';
+import { addCollectionEntry } from './collection.server';
+import { Forbidden, Invalid, NotFound, Unauthorized } from './errors';
+import { indexPinImages, removePinFromIndex } from './identification/index.server';
+import { imageIdOf, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
+import { findOrCreateOrganization } from './organizations.server';
+import { toPinDto, type PinDto } from './pin-dto.server';
+
+export type { PinDto } from './pin-dto.server';
+
+export const PIN_CREATOR_ROLES = ['vendor', 'manager', 'admin', 'super_admin'] as const;
+const MAX_LIST_LIMIT = 100;
+
+type ImageInput = Blob | Buffer | string;
+
+export interface CreatePinInput {
+  name: string;
+  description?: string | null;
+  organizationId?: string | null;
+  organizationName?: string | null;
+  teamId?: string | null;
+  totalQuantity?: number;
+  availableQuantity?: number | null;
+  year?: number | null;
+  event?: string | null;
+  images?: ImageInput[];
+  primaryPhotoIndex?: number;
+  estimatedValue?: number | null;
+  distributionDate?: string | null;
+  isFeatured?: boolean;
+  /** admins only: a hand-set rarity locks it; 'auto' (or absent) derives it from totalQuantity */
+  rarity?: Rarity | 'auto' | null;
+}
+
+export interface UpdatePinInput {
+  name?: string;
+  description?: string | null;
+  organizationId?: string;
+  teamId?: string | null;
+  totalQuantity?: number;
+  availableQuantity?: number;
+  year?: number | null;
+  event?: string | null;
+  estimatedValue?: number | null;
+  distributionDate?: string | null;
+  isFeatured?: boolean;
+  rarity?: Rarity | 'auto' | null;
+  /** the full new list: existing image refs ('/images/{id}' or ids) are kept, anything else is uploaded */
+  images?: ImageInput[];
+  primaryPhotoIndex?: number;
+}
+
+// ---------------------------------------------------------------- validation
+
+const trimmedOrNull = (max: number, label: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v === undefined ? undefined : v),
+    z.string({ invalid_type_error: `${label} must be text` }).max(max, `${label} is too long`).nullish(),
+  );
+const toNum = (v: unknown) => (v === '' || v === null ? undefined : typeof v === 'string' ? Number(v.trim()) : v);
+const toBool = (v: unknown) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' || v === '' ? false : v);
+
+const pinFields = {
+  name: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z.string({ required_error: 'Pin name is required', invalid_type_error: 'Pin name is required' }).min(1, 'Pin name is required').max(200, 'Name is too long'),
+  ),
+  description: trimmedOrNull(5000, 'Description'),
+  organizationId: trimmedOrNull(64, 'Organization'),
+  organizationName: trimmedOrNull(120, 'Organization'),
+  teamId: trimmedOrNull(64, 'Team'),
+  totalQuantity: z.preprocess(
+    toNum,
+    z
+      .number({ invalid_type_error: 'Total quantity must be at least 1' })
+      .int('Total quantity must be at least 1')
+      .min(1, 'Total quantity must be at least 1')
+      .max(10_000_000, 'Quantity is too large')
+      .optional(),
+  ),
+  availableQuantity: z.preprocess(
+    toNum,
+    z.number({ invalid_type_error: 'Available quantity must be a number' }).int().min(0, 'Available quantity cannot be negative').optional(),
+  ),
+  year: yearField,
+  event: trimmedOrNull(200, 'Event'),
+  primaryPhotoIndex: z.preprocess(toNum, z.number({ invalid_type_error: 'Invalid primary photo' }).int().min(0).optional()),
+  estimatedValue: z.preprocess(
+    toNum,
+    z.number({ invalid_type_error: 'Estimated value must be a number' }).min(0, 'Estimated value cannot be negative').max(99_999_999, 'Estimated value is too large').optional(),
+  ),
+  distributionDate: z.preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' ? v.slice(0, 10) : v),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Distribution date must be a date (YYYY-MM-DD)')
+      .refine((d) => !Number.isNaN(Date.parse(d)), 'Distribution date must be a date (YYYY-MM-DD)')
+      .nullish(),
+  ),
+  isFeatured: z.preprocess(toBool, z.boolean({ invalid_type_error: 'Featured must be true or false' }).optional()),
+  rarity: z.preprocess((v) => (v === '' ? undefined : v), z.enum([...RARITIES, 'auto'], { message: 'Unknown rarity' }).nullish()),
+};
+
+const createSchema = z.object(pinFields);
+const updateSchema = z
+  .object({
+    ...pinFields,
+    name: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim() : v),
+      z.string({ invalid_type_error: 'Name is required' }).min(1, 'Name is required').max(200, 'Name is too long').optional(),
+    ),
+    totalQuantity: z.preprocess(
+      toNum,
+      z
+        .number({ invalid_type_error: 'Quantity must be at least 1' })
+        .int('Quantity must be at least 1')
+        .min(1, 'Quantity must be at least 1')
+        .max(10_000_000, 'Quantity is too large')
+        .optional(),
+    ),
+  })
+  .partial();
+
+function rarityFor(totalQuantity: number, requested: Rarity | 'auto' | null | undefined, current?: Pin) {
+  if (requested && requested !== 'auto') return { rarity: requested, rarityScore: RARITY_SCORE[requested], rarityLocked: true };
+  if (requested === undefined && current?.rarityLocked) {
+    return { rarity: current.rarity, rarityScore: current.rarityScore, rarityLocked: true };
+  }
+  return { ...rarityFromQuantity(totalQuantity), rarityLocked: false };
+}
+
+function splitImages(list: ImageInput[]): { keep: string[]; uploads: { index: number; input: ImageInput }[] } {
+  const keep: string[] = [];
+  const uploads: { index: number; input: ImageInput }[] = [];
+  list.forEach((item, index) => {
+    const existing = typeof item === 'string' ? imageIdOf(item.trim()) : null;
+    if (existing) keep.push(existing);
+    else uploads.push({ index, input: item });
+  });
+  return { keep, uploads };
+}
+
+/** The images field as a list of uploads/refs; anything else a client can send is a 400. */
+function imageListOf(value: unknown): ImageInput[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) throw new Invalid('Images must be a list of files or data URLs', { images: ['Images must be a list of files or data URLs'] });
+  const list = value.filter((i) => i != null && !(typeof i === 'string' && !i.trim()));
+  for (const item of list) {
+    if (typeof item !== 'string' && !(item instanceof Uint8Array) && !(typeof Blob !== 'undefined' && item instanceof Blob)) {
+      throw new Invalid('Each image must be a file or a data URL', { images: ['Each image must be a file or a data URL'] });
+    }
+  }
+  if (list.length > MAX_PIN_PHOTOS) tooManyPhotos();
+  return list as ImageInput[];
+}
+
+function tooManyPhotos(): never {
+  const message = `Maximum is ${MAX_PIN_PHOTOS} photos total.`;
+  throw new Invalid(message, { images: [message] });
+}
+
+// ---------------------------------------------------------------- reading
+
+const pinColumns = getTableColumns(pins);
+const dtoColumns = { ...pinColumns, orgName: organizations.name, teamName: teams.name };
+type PinRow = Pin & { orgName: string | null; teamName: string | null };
+
+function rowToDto(row: PinRow): PinDto {
+  const { orgName, teamName, ...pin } = row;
+  return toPinDto(
+    pin,
+    orgName != null ? { id: pin.organizationId, name: orgName } : null,
+    pin.teamId && teamName != null ? { id: pin.teamId, name: teamName } : null,
+  );
+}
+
+function baseSelect() {
+  return db()
+    .select(dtoColumns)
+    .from(pins)
+    .innerJoin(organizations, eq(organizations.id, pins.organizationId))
+    .leftJoin(teams, eq(teams.id, pins.teamId));
+}
+
+/** One pin, or NotFound('Pin Not Found'). */
+export async function getPin(id: string): Promise<PinDto> {
+  const row = typeof id === 'string' && id.length <= 64 ? await baseSelect().where(eq(pins.id, id)).get() : undefined;
+  if (!row) throw new NotFound('Pin Not Found');
+  return rowToDto(row);
+}
+
+/** Pins by id, in the order asked; unknown ids are skipped. */
+export async function getPinsByIds(ids: string[]): Promise<PinDto[]> {
+  const unique = [...new Set(ids.filter((id) => typeof id === 'string'))];
+  if (unique.length === 0) return [];
+  const rows = await baseSelect().where(inArray(pins.id, unique));
+  const byId = new Map(rows.map((r) => [r.id, rowToDto(r)]));
+  return ids.map((id) => byId.get(id)).filter((p): p is PinDto => !!p);
+}
+
+/** The raw row (for authorization checks). */
+async function getPinRow(id: string): Promise<Pin> {
+  const row = typeof id === 'string' && id.length <= 64 ? await db().select().from(pins).where(eq(pins.id, id)).get() : undefined;
+  if (!row) throw new NotFound('Pin Not Found');
+  return row;
+}
+
+/** The creator and admins may edit or delete a pin. */
+export function canEditPin(actor: Pick<SessionUser, 'id' | 'role'> | null | undefined, pin: { createdBy: string | null }): boolean {
+  if (!actor) return false;
+  return isAdminRole(actor.role) || (pin.createdBy != null && pin.createdBy === actor.id);
+}
+
+const clampLimit = (limit: unknown, fallback: number) => {
+  const n = typeof limit === 'string' ? Number(limit) : typeof limit === 'number' ? limit : NaN;
+  if (!Number.isFinite(n)) return fallback;
+  return Math.min(MAX_LIST_LIMIT, Math.max(1, Math.floor(n)));
+};
+
+/** Newest first (all pins). */
+export async function newestPins(limit: unknown = 4): Promise<PinDto[]> {
+  const rows = await baseSelect().orderBy(desc(pins.createdAt), desc(pins.id)).limit(clampLimit(limit, 4));
+  return rows.map(rowToDto);
+}
+
+/** Rarest first (score, then fewest made); `ultraRareOnly` for the home tab 'Ultra Rare Finds'. */
+export async function rarestPins(limit: unknown = 4, opts: { ultraRareOnly?: boolean } = {}): Promise<PinDto[]> {
+  const rows = await baseSelect()
+    .where(opts.ultraRareOnly ? eq(pins.rarity, 'ultra_rare') : undefined)
+    .orderBy(desc(pins.rarityScore), asc(pins.totalQuantity), desc(pins.createdAt), desc(pins.id))
+    .limit(clampLimit(limit, 4));
+  return rows.map(rowToDto);
+}
+
+/** Most valuable first; pins without an estimated value are left out. */
+export async function highestValuePins(limit: unknown = 4): Promise<PinDto[]> {
+  const rows = await baseSelect()
+    .where(isNotNull(pins.estimatedValueCents))
+    .orderBy(desc(pins.estimatedValueCents), desc(pins.createdAt), desc(pins.id))
+    .limit(clampLimit(limit, 4));
+  return rows.map(rowToDto);
+}
+
+/**
+ * The counts on the home tabs: Newest = every pin, Rarest = ultra rare pins (the tab is
+ * 'Ultra Rare Finds'), High Value = pins with an estimated value. One query.
+ */
+export async function homeTabCounts(): Promise<{ newest: number; rarest: number; value: number }> {
+  const row = await db()
+    .select({
+      newest: count(),
+      rarest: sql<number>`coalesce(sum(case when ${pins.rarity} = 'ultra_rare' then 1 else 0 end), 0)`,
+      value: sql<number>`coalesce(sum(case when ${pins.estimatedValueCents} is not null then 1 else 0 end), 0)`,
+    })
+    .from(pins)
+    .get();
+  return { newest: Number(row?.newest ?? 0), rarest: Number(row?.rarest ?? 0), value: Number(row?.value ?? 0) };
+}
+
+// ---------------------------------------------------------------- search
+
+/**
+ * The FTS5 table of drizzle/migrations/0001_pins_fts.sql, declared here for queries only (it is
+ * a virtual table kept by triggers, so it stays out of the schema the migrations are made from).
+ */
+const pinsFts = sqliteTable('pins_fts', {
+  rowid: integer('rowid').notNull(),
+  name: text('name'),
+  organization: text('organization'),
+  event: text('event'),
+  description: text('description'),
+});
+
+/**
+ * A safe FTS5 MATCH expression from whatever a user typed: words of letters and digits only
+ * (everything else, FTS syntax included, is a separator, as for the unicode61 tokenizer), each
+ * quoted, the ones of 2+ characters as prefixes, all required. Null when nothing searchable is left.
+ */
+export function buildMatchQuery(input: string | null | undefined): string | null {
+  if (!input) return null;
+  const words = input
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8)
+    .map((w) => w.slice(0, 40));
+  if (words.length === 0) return null;
+  return words.map((w) => (w.length >= 2 ? `"${w}"*` : `"${w}"`)).join(' ');
+}
+
+export interface PinListFilters {
+  search?: string | null;
+  rarity?: string | null;
+  organizationId?: string | null;
+  /** only pins added up to this moment: keeps offset paging stable while new pins arrive */
+  createdUpTo?: Date | null;
+  limit?: unknown;
+  offset?: unknown;
+}
+
+export interface PinListResult {
+  pins: PinDto[];
+  total: number;
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+/** Normalises the filters as the API and the browse page receive them. */
+export function normaliseFilters(filters: PinListFilters) {
+  const rarity = filters.rarity && (RARITIES as readonly string[]).includes(filters.rarity) ? (filters.rarity as Rarity) : null;
+  const organizationId = filters.organizationId && filters.organizationId.length <= 64 ? filters.organizationId : null;
+  const search = typeof filters.search === 'string' ? filters.search.slice(0, 200) : null;
+  return { rarity, organizationId, search, match: buildMatchQuery(search) };
+}
+
+/**
+ * Browse and GET /api/pins: full-text search (bm25: name weighs most, then organization, event,
+ * description) combined with rarity and organization; stable order (rank, newest, id); paged.
+ */
+export async function listPins(filters: PinListFilters = {}): Promise<PinListResult> {
+  const { rarity, organizationId, match } = normaliseFilters(filters);
+  const limit = clampLimit(filters.limit, 24);
+  const rawOffset = typeof filters.offset === 'string' ? Number(filters.offset) : typeof filters.offset === 'number' ? filters.offset : 0;
+  const offset = Number.isFinite(rawOffset) ? Math.min(1_000_000, Math.max(0, Math.floor(rawOffset))) : 0;
+
+  const conditions: SQL[] = [];
+  if (rarity) conditions.push(eq(pins.rarity, rarity));
+  if (organizationId) conditions.push(eq(pins.organizationId, organizationId));
+  if (filters.createdUpTo && !Number.isNaN(filters.createdUpTo.getTime())) conditions.push(lte(pins.createdAt, filters.createdUpTo));
+  if (match) conditions.push(sql`${pinsFts} MATCH ${match}`);
+  const where = conditions.length ? and(...conditions) : undefined;
+
+  let rows: PinRow[];
+  let total: number;
+  if (match) {
+    const on = sql`${pinsFts.rowid} = ${pins}.rowid`;
+    rows = await db()
+      .select(dtoColumns)
+      .from(pins)
+      .innerJoin(pinsFts, on)
+      .innerJoin(organizations, eq(organizations.id, pins.organizationId))
+      .leftJoin(teams, eq(teams.id, pins.teamId))
+      .where(where)
+      .orderBy(sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id))
+      .limit(limit)
+      .offset(offset);
+    // (bm25 cannot share a query with a window count, so the total is its own query)
+    const counted = await db().select({ n: count() }).from(pins).innerJoin(pinsFts, on).where(where).get();
+    total = Number(counted?.n ?? 0);
+  } else {
+    rows = await baseSelect().where(where).orderBy(desc(pins.createdAt), desc(pins.id)).limit(limit).offset(offset);
+    const counted = await db().select({ n: count() }).from(pins).where(where).get();
+    total = Number(counted?.n ?? 0);
+  }
+  return { pins: rows.map(rowToDto), total, limit, offset, hasMore: offset + rows.length < total };
+}
+
+// ---------------------------------------------------------------- writing
+
+/**
+ * Inside the transaction: the final image ids in the order given. Uploads are saved; references to
+ * images already stored ('/images/{id}', e.g. an identification photo or a photo the pin keeps)
+ * must exist.
+ */
+async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number, PreparedImage>): Promise<string[]> {
+  const refs = order.map((item) => (typeof item === 'string' ? imageIdOf(item.trim()) : null)).filter((x): x is string => !!x);
+  if (refs.length) {
+    const found = new Set((await tx.select({ id: images.id }).from(images).where(inArray(images.id, refs))).map((r) => r.id));
+    if (refs.some((r) => !found.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
+  }
+  const ids: string[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const upload = prepared.get(i);
+    if (upload) ids.push((await savePreparedImage(tx, upload)).id);
+    else {
+      const item = order[i];
+      const ref = typeof item === 'string' ? imageIdOf(item.trim()) : null;
+      if (ref) ids.push(ref);
+    }
+  }
+  return [...new Set(ids)];
+}
+
+async function prepareUploads(uploads: { index: number; input: ImageInput }[]): Promise<Map<number, PreparedImage>> {
+  const prepared = new Map<number, PreparedImage>();
+  // one at a time: sharp runs with concurrency 1 and phones upload few photos
+  for (const u of uploads) prepared.set(u.index, await prepareImage(u.input));
+  return prepared;
+}
+
+/**
+ * Adds a pin. Images are decoded and re-encoded before the transaction (no CPU work inside it);
+ * the organization (created when its name is new), the pin and the creator's own collection entry
+ * are written in one transaction; the visual index is updated after commit.
+ */
+export async function createPin(
+  actor: SessionUser | null,
+  input: CreatePinInput,
+): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[] }> {
+  assertRole(actor, PIN_CREATOR_ROLES, 'Only vendors, team managers and admins can add pins to the database');
+  const user = actor as SessionUser;
+  const data = parseWith(createSchema, input);
+  const issues: Record<string, string[]> = {};
+  if (!data.organizationId && !data.organizationName) issues.organizationName = ['Organization is required'];
+  if (data.rarity && data.rarity !== 'auto' && !isAdminRole(user.role)) throw new Forbidden('Only admins can set the rarity by hand');
+  if (data.isFeatured && !isAdminRole(user.role)) throw new Forbidden('Only admins can feature pins');
+  const totalQuantity = data.totalQuantity ?? 100;
+  if (data.availableQuantity != null && data.availableQuantity > totalQuantity) {
+    issues.availableQuantity = ['Available quantity cannot be more than the total quantity'];
+  }
+  const imageList = imageListOf(input.images);
+  if (Object.keys(issues).length) throw new Invalid(Object.values(issues)[0][0], issues);
+
+  const prepared = await prepareUploads(splitImages(imageList).uploads);
+  const primaryPhotoIndex = data.primaryPhotoIndex != null && data.primaryPhotoIndex < imageList.length ? data.primaryPhotoIndex : 0;
+
+  const { pinId, imageIds, newlyUnlockedBadges } = await transaction(async (tx) => {
+    let organizationId: string;
+    if (data.organizationId) {
+      const org = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, data.organizationId)).get();
+      if (!org) throw new Invalid('Organization not found', { organizationId: ['Organization not found'] });
+      organizationId = org.id;
+    } else {
+      organizationId = (await findOrCreateOrganization(tx, data.organizationName as string)).id;
+    }
+    if (data.teamId) {
+      const team = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, data.teamId)).get();
+      if (!team) throw new Invalid('Team not found', { teamId: ['Team not found'] });
+    }
+    const ids = await resolveImageIds(tx, imageList, prepared);
+    const [pin] = await tx
+      .insert(pins)
+      .values({
+        name: data.name,
+        description: data.description ?? null,
+        organizationId,
+        teamId: data.teamId ?? null,
+        createdBy: user.id,
+        totalQuantity,
+        // a new pin is fully available unless told otherwise
+        availableQuantity: data.availableQuantity ?? totalQuantity,
+        distributionDate: data.distributionDate ?? null,
+        images: ids,
+        primaryPhotoIndex: primaryPhotoIndex < ids.length ? primaryPhotoIndex : 0,
+        year: data.year ?? null,
+        event: data.event ?? null,
+        ...rarityFor(totalQuantity, data.rarity),
+        estimatedValueCents: data.estimatedValue == null ? null : Math.round(data.estimatedValue * 100),
+        isFeatured: data.isFeatured ?? false,
+      })
+      .returning({ id: pins.id });
+    const entry = await addCollectionEntry(tx, user.id, {
+      pinId: pin.id,
+      status: 'owned',
+      quantity: 1,
+      condition: 'mint',
+      tradeable: false,
+      notes: 'Original contributor',
+    });
+    return { pinId: pin.id, imageIds: ids, newlyUnlockedBadges: entry.newlyUnlockedBadges };
+  });
+
+  if (imageIds.length) await indexPinImages(pinId, imageIds).catch((error) => console.error('indexPinImages failed', error));
+  return { ...(await getPin(pinId)), newlyUnlockedBadges };
+}
+
+/** Edits a pin (creator or admin). Only the fields given change; '' or null clears optional text. */
+export async function updatePin(actor: SessionUser | null, id: string, input: UpdatePinInput | Record<string, unknown>): Promise<PinDto> {
+  const current = await getPinRow(id);
+  if (!actor) throw new Unauthorized();
+  if (!canEditPin(actor, current)) throw new Forbidden('Only the pin’s creator or an admin can edit this pin');
+  const raw = input as Record<string, unknown>;
+  const data = parseWith(updateSchema, raw);
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(raw, key) && raw[key] !== undefined;
+  const admin = isAdminRole(actor.role);
+  if (has('rarity') && data.rarity !== undefined && !admin) throw new Forbidden('Only admins can set the rarity by hand');
+  if (has('isFeatured') && data.isFeatured !== undefined && data.isFeatured !== current.isFeatured && !admin) {
+    throw new Forbidden('Only admins can feature pins');
+  }
+
+  const totalQuantity = data.totalQuantity ?? current.totalQuantity;
+  let availableQuantity = has('availableQuantity') && data.availableQuantity != null ? data.availableQuantity : current.availableQuantity;
+  if (has('availableQuantity') && availableQuantity > totalQuantity) {
+    throw new Invalid('Available quantity cannot be more than the total quantity', {
+      availableQuantity: ['Available quantity cannot be more than the total quantity'],
+    });
+  }
+  // fewer pieces made than were available: nothing more can be available than exists
+  availableQuantity = Math.min(availableQuantity, totalQuantity);
+
+  let imageChange: { keep: string[]; uploads: { index: number; input: ImageInput }[]; order: ImageInput[] } | null = null;
+  if (raw.images !== undefined) {
+    const list = imageListOf(raw.images);
+    imageChange = { ...splitImages(list), order: list };
+  }
+  const prepared = imageChange ? await prepareUploads(imageChange.uploads) : new Map<number, PreparedImage>();
+
+  const patch: Partial<typeof pins.$inferInsert> = {};
+  if (has('name') && data.name !== undefined) patch.name = data.name;
+  if (has('description')) patch.description = data.description ?? null;
+  if (has('event')) patch.event = data.event ?? null;
+  if (has('year')) patch.year = data.year ?? null;
+  if (has('teamId')) patch.teamId = data.teamId ?? null;
+  if (has('distributionDate')) patch.distributionDate = data.distributionDate ?? null;
+  if (has('estimatedValue')) patch.estimatedValueCents = data.estimatedValue == null ? null : Math.round(data.estimatedValue * 100);
+  if (has('isFeatured') && data.isFeatured !== undefined) patch.isFeatured = data.isFeatured;
+  patch.totalQuantity = totalQuantity;
+  patch.availableQuantity = availableQuantity;
+  Object.assign(patch, rarityFor(totalQuantity, has('rarity') ? data.rarity : undefined, current));
+
+  const newImageIds = await transaction(async (tx) => {
+    if (has('organizationId') && data.organizationId) {
+      const org = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, data.organizationId)).get();
+      if (!org) throw new Invalid('Organization not found', { organizationId: ['Organization not found'] });
+      patch.organizationId = org.id;
+    } else if (has('organizationName') && data.organizationName) {
+      patch.organizationId = (await findOrCreateOrganization(tx, data.organizationName)).id;
+    }
+    if (patch.teamId) {
+      const team = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, patch.teamId)).get();
+      if (!team) throw new Invalid('Team not found', { teamId: ['Team not found'] });
+    }
+    let ids: string[] | null = null;
+    if (imageChange) {
+      ids = await resolveImageIds(tx, imageChange.order, prepared);
+      patch.images = ids;
+    }
+    const imageCount = (ids ?? current.images).length;
+    const wantedPrimary = has('primaryPhotoIndex') && data.primaryPhotoIndex != null ? data.primaryPhotoIndex : ids ? 0 : current.primaryPhotoIndex;
+    patch.primaryPhotoIndex = wantedPrimary < imageCount ? wantedPrimary : 0;
+    await tx.update(pins).set(patch).where(eq(pins.id, id));
+    return ids;
+  });
+
+  if (newImageIds) {
+    try {
+      await removePinFromIndex(id);
+      if (newImageIds.length) await indexPinImages(id, newImageIds);
+    } catch (error) {
+      console.error('reindexing pin images failed', error);
+    }
+  }
+  return getPin(id);
+}
+
+/** Deletes a pin (creator or admin); its identification records and collection entries go with it. */
+export async function deletePin(actor: SessionUser | null, id: string): Promise<void> {
+  const current = await getPinRow(id);
+  if (!actor) throw new Unauthorized();
+  if (!canEditPin(actor, current)) throw new Forbidden('Only the pin’s creator or an admin can delete this pin');
+  await transaction(async (tx) => {
+    // collectors of this pin lose their entry with it: keep their owned/wanted counts true
+    const holders = await tx.select({ userId: userCollections.userId }).from(userCollections).where(eq(userCollections.pinId, id));
+    await tx.delete(pins).where(eq(pins.id, id));
+    for (const h of holders) await refreshCollectionCounts(tx, h.userId);
+  });
+  await removePinFromIndex(id).catch((error) => console.error('removePinFromIndex failed', error));
+}

@@ -1,0 +1,73 @@
+/**
+ * In-memory rate limits (one machine: RateLimiterMemory). Each bucket is a fixed window of
+ * `points` attempts per `duration` seconds per key; going over throws TooManyRequests (429).
+ */
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { TooManyRequests } from '~/services/errors';
+
+export type RateLimitBucket = 'login-ip' | 'login-email' | 'signup-ip' | 'identify-ip';
+
+interface BucketConfig {
+  points: number;
+  duration: number;
+  message: string;
+}
+
+const BUCKETS: Record<RateLimitBucket, BucketConfig> = {
+  // Per IP is looser than per e-mail: several people may share one address (school, club Wi-Fi).
+  'login-ip': { points: 100, duration: 15 * 60, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
+  'login-email': { points: 10, duration: 15 * 60, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
+  'signup-ip': { points: 30, duration: 10 * 60, message: 'Too many accounts created from this network. Please try again later.' },
+  'identify-ip': { points: 30, duration: 60, message: 'Too many identification requests. Please wait a moment and try again.' },
+};
+
+const DEFAULT_BUCKET: BucketConfig = {
+  points: 60,
+  duration: 60,
+  message: 'Too many requests. Please wait a moment and try again.',
+};
+
+const limiters = new Map<string, RateLimiterMemory>();
+
+function limiterFor(bucket: string): { limiter: RateLimiterMemory; config: BucketConfig } {
+  const config = (BUCKETS as Record<string, BucketConfig>)[bucket] ?? DEFAULT_BUCKET;
+  let limiter = limiters.get(bucket);
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ keyPrefix: bucket, points: config.points, duration: config.duration });
+    limiters.set(bucket, limiter);
+  }
+  return { limiter, config };
+}
+
+/** Counts one attempt for `key` in `bucket`; throws TooManyRequests (429, Retry-After) when over. */
+export async function consumeRateLimit(bucket: RateLimitBucket | (string & {}), key: string, points = 1): Promise<void> {
+  const { limiter, config } = limiterFor(bucket);
+  try {
+    await limiter.consume(key || 'unknown', points);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      throw new TooManyRequests(config.message, error.msBeforeNext / 1000);
+    }
+    throw error;
+  }
+}
+
+/** Throws TooManyRequests if `key` has already used up `bucket`, without counting an attempt. */
+export async function checkRateLimit(bucket: RateLimitBucket | (string & {}), key: string): Promise<void> {
+  const { limiter, config } = limiterFor(bucket);
+  const res = await limiter.get(key || 'unknown');
+  if (res && res.consumedPoints >= config.points) {
+    throw new TooManyRequests(config.message, res.msBeforeNext / 1000);
+  }
+}
+
+/** Forgets the attempts of `key` (e.g. after a successful sign-in for the e-mail bucket). */
+export async function resetRateLimit(bucket: RateLimitBucket | (string & {}), key: string): Promise<void> {
+  const { limiter } = limiterFor(bucket);
+  await limiter.delete(key || 'unknown');
+}
+
+/** Test hook: drops every counter. */
+export function resetAllRateLimits(): void {
+  limiters.clear();
+}

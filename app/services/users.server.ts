@@ -1,0 +1,285 @@
+/**
+ * Accounts: create an account, sign in, onboarding, profile, roles and OAuth2 sign-in.
+ * Every function takes plain input plus the acting user (or null) and checks authorization itself.
+ */
+import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { hashPassword, verifyPassword } from '~/auth/password.server';
+import type { SessionUser } from '~/auth/user.server';
+import { loadUser } from '~/auth/user.server';
+import { db, transaction, type Db } from '~/db/index.server';
+import { auditLogs, oauthConnections, passwords, users, type Role, type User } from '~/db/schema';
+import { LoginSchema, NicknameSchema, OnboardingSchema, SignupSchema } from '~/forms/auth';
+import { ROLES, isAdminRole } from '~/utils/constants';
+import { parseWith } from '~/utils/http.server';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from './errors';
+import { imageUrl, prepareImage, savePreparedImage } from './images.server';
+import { checkRateLimit, consumeRateLimit, resetRateLimit } from './rate-limit.server';
+
+/** One message for a wrong e-mail and a wrong password, so neither reveals which accounts exist. */
+export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
+export const NICKNAME_TAKEN_MESSAGE = 'This nickname is already taken';
+export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
+export const PROFILE_PICTURE_SIZE = 200;
+
+/** The user as the API shows it (no internal billing ids). */
+export type PublicUser = Omit<User, 'stripeCustomerId'> & { vendor: SessionUser['vendor'] };
+
+export function toPublicUser(user: SessionUser): PublicUser {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { stripeCustomerId: _omit, ...rest } = user;
+  return rest;
+}
+
+const byEmail = (email: string) => sql`lower(${users.email}) = ${email.trim().toLowerCase()}`;
+
+function isUniqueViolation(error: unknown, what: 'email' | 'nickname'): boolean {
+  const text = String((error as { message?: string })?.message ?? '') + String((error as { cause?: { message?: string } })?.cause?.message ?? '');
+  return /UNIQUE constraint failed/i.test(text) && text.includes(what === 'email' ? 'email' : 'nickname');
+}
+
+// ---------------------------------------------------------------- accounts
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * Creates a local account (role player). The first account on an empty instance becomes
+ * super_admin: counted and inserted inside one immediate transaction, so two racing sign-ups
+ * cannot both see an empty table.
+ */
+export async function createAccount(input: SignupInput | Record<string, unknown>): Promise<User> {
+  const data = parseWith(SignupSchema, input);
+  const hash = await hashPassword(data.password);
+  try {
+    return await transaction(async (tx) => {
+      const existing = await tx.select({ id: users.id }).from(users).where(byEmail(data.email)).get();
+      if (existing) throw new Conflict(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+      const role = await roleForNewUser(tx);
+      const [user] = await tx
+        .insert(users)
+        .values({ email: data.email, firstName: data.firstName, lastName: data.lastName, role })
+        .returning();
+      await tx.insert(passwords).values({ userId: user.id, hash });
+      return user;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'email')) throw new Conflict(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+    throw error;
+  }
+}
+
+async function roleForNewUser(tx: Db): Promise<Role> {
+  const row = await tx.select({ n: count() }).from(users).get();
+  return (row?.n ?? 0) === 0 ? 'super_admin' : 'player';
+}
+
+// A real scrypt hash of a random secret: verifying against it costs as much as a real check,
+// so an unknown e-mail answers as slowly as a wrong password.
+let dummyHash: Promise<string> | null = null;
+function getDummyHash() {
+  dummyHash ??= hashPassword(`no-such-account-${Math.random()}`);
+  return dummyHash;
+}
+
+/**
+ * Checks an e-mail and password. Wrong attempts count per IP and per e-mail; once either bucket is
+ * used up, further attempts get 429 (TooManyRequests) until the window passes.
+ */
+export async function verifyLogin(input: { email: string; password: string } | Record<string, unknown>, opts: { ip: string }): Promise<User> {
+  const data = parseWith(LoginSchema, input);
+  await checkRateLimit('login-ip', opts.ip);
+  await checkRateLimit('login-email', data.email);
+  const user = await db().select().from(users).where(byEmail(data.email)).get();
+  const stored = user ? await db().select({ hash: passwords.hash }).from(passwords).where(eq(passwords.userId, user.id)).get() : undefined;
+  const ok = await verifyPassword(data.password, stored?.hash ?? (await getDummyHash()));
+  if (!user || !stored || !ok) {
+    await consumeRateLimit('login-ip', opts.ip);
+    await consumeRateLimit('login-email', data.email);
+    throw new Invalid(INVALID_LOGIN_MESSAGE, { form: [INVALID_LOGIN_MESSAGE] });
+  }
+  await resetRateLimit('login-email', data.email);
+  return user;
+}
+
+export async function getUserById(id: string): Promise<SessionUser> {
+  const user = await loadUser(id);
+  if (!user) throw new NotFound('User not found');
+  return user;
+}
+
+// ---------------------------------------------------------------- onboarding and profile
+
+/** Default display name for onboarding: first and last name, else the e-mail's local part. */
+export function defaultNickname(user: Pick<User, 'firstName' | 'lastName' | 'email'>): string {
+  const full = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
+  return (full || user.email.split('@')[0]).slice(0, 50);
+}
+
+async function assertNicknameFree(tx: Db, nickname: string, userId: string) {
+  const taken = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.nickname}) = ${nickname.toLowerCase()}`, ne(users.id, userId)))
+    .get();
+  if (taken) throw new Conflict(NICKNAME_TAKEN_MESSAGE, { nickname: [NICKNAME_TAKEN_MESSAGE] });
+}
+
+async function setNickname(userId: string, nickname: string, extra: Partial<typeof users.$inferInsert> = {}): Promise<void> {
+  try {
+    await transaction(async (tx) => {
+      await assertNicknameFree(tx, nickname, userId);
+      await tx.update(users).set({ nickname, ...extra }).where(eq(users.id, userId));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'nickname')) throw new Conflict(NICKNAME_TAKEN_MESSAGE, { nickname: [NICKNAME_TAKEN_MESSAGE] });
+    throw error;
+  }
+}
+
+/**
+ * Finishes onboarding: display name (2-50 characters, unique without regard to case) and role
+ * (player, assistant_coach or manager). A user who already holds a role given by someone else
+ * (vendor, admin, super_admin) keeps it: onboarding never lowers a role.
+ */
+export async function completeOnboarding(actor: SessionUser | null, input: Record<string, unknown>): Promise<SessionUser> {
+  if (!actor) throw new Unauthorized();
+  const data = parseWith(OnboardingSchema, input);
+  const keepsRole = !(['player', 'assistant_coach', 'manager'] as Role[]).includes(actor.role);
+  await setNickname(actor.id, data.nickname, {
+    isOnboardingComplete: true,
+    ...(keepsRole ? {} : { role: data.role }),
+  });
+  return getUserById(actor.id);
+}
+
+export async function updateNickname(actor: SessionUser | null, input: Record<string, unknown>): Promise<SessionUser> {
+  if (!actor) throw new Unauthorized();
+  const nickname = parseWith(NicknameSchema, input.nickname);
+  await setNickname(actor.id, nickname);
+  return getUserById(actor.id);
+}
+
+/**
+ * Stores a new profile picture: type sniffed from the bytes (415 'Invalid file type'), at most
+ * 5 MB (413 'File too large'), centre-cropped to 200x200 (the browser's crop dialog already sends
+ * 200x200; without JavaScript the server does the crop).
+ */
+export async function updateProfilePicture(actor: SessionUser | null, file: Blob | Buffer | string | null | undefined): Promise<SessionUser> {
+  if (!actor) throw new Unauthorized();
+  if (file == null || (typeof file === 'string' && !file.trim()) || (file instanceof Blob && file.size === 0)) {
+    throw new Invalid('Please select an image file.', { profilePicture: ['Please select an image file.'] });
+  }
+  const prepared = await prepareImage(file, { square: PROFILE_PICTURE_SIZE });
+  await transaction(async (tx) => {
+    const stored = await savePreparedImage(tx, prepared);
+    await tx.update(users).set({ profileImageUrl: imageUrl(stored.id) }).where(eq(users.id, actor.id));
+  });
+  return getUserById(actor.id);
+}
+
+// ---------------------------------------------------------------- roles
+
+/**
+ * Role change rules: super_admin may change anyone to any role; admin may change only users who
+ * are not admin or super_admin, and only to roles other than admin and super_admin; others
+ * cannot. The last super_admin cannot be demoted (the instance would have no one to manage it).
+ */
+export async function changeUserRole(actor: SessionUser | null, targetId: string, role: unknown): Promise<User> {
+  if (!actor) throw new Unauthorized();
+  if (!isAdminRole(actor.role)) throw new Forbidden('Only admins can change roles');
+  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+    throw new Invalid('Choose a valid role', { role: ['Choose a valid role'] });
+  }
+  const newRole = role as Role;
+  return transaction(async (tx) => {
+    const target = await tx.select().from(users).where(eq(users.id, targetId)).get();
+    if (!target) throw new NotFound('User not found');
+    if (actor.role === 'admin' && (isAdminRole(target.role) || isAdminRole(newRole))) {
+      throw new Forbidden('Admins cannot change admin or super admin roles');
+    }
+    if (target.role === newRole) return target;
+    await assertNotLastSuperAdmin(tx, target, newRole);
+    const [updated] = await tx.update(users).set({ role: newRole }).where(eq(users.id, targetId)).returning();
+    await tx.insert(auditLogs).values({
+      userId: actor.id,
+      action: 'user.role_change',
+      targetType: 'user',
+      targetId,
+      details: { from: target.role, to: newRole },
+    });
+    return updated;
+  });
+}
+
+async function assertNotLastSuperAdmin(tx: Db, target: User, newRole: Role) {
+  if (target.role !== 'super_admin' || newRole === 'super_admin') return;
+  const row = await tx.select({ n: count() }).from(users).where(eq(users.role, 'super_admin')).get();
+  if ((row?.n ?? 0) <= 1) throw new Conflict('There must be at least one super admin');
+}
+
+/** Command-line role change (the operator of the machine is trusted): by e-mail. */
+export async function setRoleByEmail(email: string, role: string): Promise<{ user: User; previous: Role }> {
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new Invalid(`Unknown role "${role}". Roles: ${ROLES.join(', ')}`);
+  }
+  return transaction(async (tx) => {
+    const target = await tx.select().from(users).where(byEmail(email)).get();
+    if (!target) throw new NotFound(`No user with e-mail ${email}`);
+    await assertNotLastSuperAdmin(tx, target, role as Role);
+    const [user] = await tx.update(users).set({ role: role as Role }).where(eq(users.id, target.id)).returning();
+    await tx.insert(auditLogs).values({
+      userId: null,
+      action: 'user.role_change',
+      targetType: 'user',
+      targetId: target.id,
+      details: { from: target.role, to: role, via: 'cli' },
+    });
+    return { user, previous: target.role };
+  });
+}
+
+// ---------------------------------------------------------------- OAuth2 / OpenID Connect
+
+export interface OAuthProfile {
+  provider: string;
+  providerUserId: string;
+  email: string | null;
+  emailVerified: boolean;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/**
+ * The user for an OAuth2 identity: the one already linked, else the account with the same
+ * VERIFIED e-mail (linked now), else a new account (first on an empty instance: super_admin).
+ */
+export async function findOrCreateOAuthUser(profile: OAuthProfile): Promise<User> {
+  if (!profile.providerUserId) throw new Invalid('The sign-in provider did not say who you are.');
+  return transaction(async (tx) => {
+    const linked = await tx
+      .select({ user: users })
+      .from(oauthConnections)
+      .innerJoin(users, eq(users.id, oauthConnections.userId))
+      .where(and(eq(oauthConnections.provider, profile.provider), eq(oauthConnections.providerUserId, profile.providerUserId)))
+      .get();
+    if (linked) return linked.user;
+    const email = profile.email?.trim().toLowerCase();
+    if (!email || !profile.emailVerified) {
+      throw new Forbidden('Your account at the sign-in provider has no verified e-mail address.');
+    }
+    let user = await tx.select().from(users).where(byEmail(email)).get();
+    if (!user) {
+      const role = await roleForNewUser(tx);
+      [user] = await tx
+        .insert(users)
+        .values({ email, firstName: profile.firstName?.trim() || null, lastName: profile.lastName?.trim() || null, role })
+        .returning();
+    }
+    await tx.insert(oauthConnections).values({ userId: user.id, provider: profile.provider, providerUserId: profile.providerUserId });
+    return user;
+  });
+}

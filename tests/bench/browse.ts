@@ -1,0 +1,239 @@
+/**
+ * Browse benchmark: a generated catalogue (10,000 pins by default) in its own temporary database,
+ * measuring the server time of browse queries with and without search and filters: the service
+ * (listPins), the page loader (listPins + organizations + JSON) and, when the app is built, full
+ * HTTP requests to the real server. Prints median and p95 per query. Goal: p95 < 50 ms.
+ *
+ *   npx tsx tests/bench/browse.ts [--pins 10000] [--repeat 60] [--no-http] [--ci]
+ * --ci runs a small slice (1,000 pins, 15 repeats) so CI can run it on every change.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, setDatabase } from '../../app/db/client.server';
+import { transaction } from '../../app/db/index.server';
+import { organizations, pins, users } from '../../app/db/schema';
+import { loader as browseLoader } from '../../app/routes/browse';
+import { listPins } from '../../app/services/pins.server';
+import { createId } from '../../app/utils/ids';
+import { rarityFromQuantity } from '../../app/utils/rarity';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const ci = args.includes('--ci');
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(args[i + 1]) : NaN;
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
+};
+const PINS = flag('pins', ci ? 1000 : 10_000);
+const REPEAT = flag('repeat', ci ? 15 : 60);
+const HTTP = !args.includes('--no-http') && fs.existsSync(path.join(root, 'build/index.js'));
+const GOAL_MS = 50;
+
+// ---------------------------------------------------------------- a deterministic catalogue
+
+let seed = 42;
+const rand = () => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 4294967296;
+};
+const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+const CITIES = ['Windsor', 'Pine Bluff', 'Elm Park', 'Harbor City', 'Twin Peaks', 'Maple Grove', 'Oak Ridge', 'Aspen Hill', 'Fair Oaks', 'Cedar Falls', 'River Bend', 'Lakewood', 'Stony Brook', 'Brighton', 'Clearwater', 'Summit', 'Granite Bay', 'Kingsport', 'Bayside', 'Foxborough'];
+const MASCOTS = ['Sharks', 'Mustangs', 'Titans', 'Raptors', 'Cyclones', 'Hawks', 'Thunder', 'Bulldogs', 'Pirates', 'Falcons', 'Wildcats', 'Stingers', 'Knights', 'Comets', 'Bears', 'Lightning', 'Vipers', 'Outlaws'];
+const EVENTS = ['Ocean City Slam', 'Field of Dreams Invitational', 'Myrtle Beach Invitational', 'Cooperstown Classic', 'Gulf Coast Open', 'Lake Erie Showdown', 'Diamond Nationals', 'Summer Sizzler', 'Mountain Magic', 'Thanksgiving Turkey Bash'];
+const SHAPES = ['home plate', 'baseball', 'diamond', 'shield', 'star', 'pennant', 'jersey', 'bat', 'glove', 'state outline'];
+const FEATURES = ['spinner', 'dangler', 'slider', 'blinker', 'glitter', 'glow in the dark', 'bobble head', 'hinged'];
+
+async function buildCatalogue(count: number) {
+  const orgNames = [...EVENTS, ...Array.from({ length: 40 }, (_, i) => `${pick(CITIES)} Baseball League ${i + 1}`)];
+  return transaction(async (tx) => {
+    const [creator] = await tx.insert(users).values({ email: `bench-${createId()}@example.test`, role: 'vendor' }).returning();
+    const orgs = await tx
+      .insert(organizations)
+      .values([...new Set(orgNames)].map((name) => ({ name, description: `${name}: youth baseball tournaments and leagues` })))
+      .returning();
+    const start = Date.UTC(2020, 0, 1);
+    for (let done = 0; done < count; ) {
+      const batch = [];
+      for (let i = 0; i < 500 && done < count; i++, done++) {
+        const org = pick(orgs);
+        const year = 2010 + Math.floor(rand() * 16);
+        const total = pick([25, 40, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 2000, 5000]);
+        const city = pick(CITIES);
+        const mascot = pick(MASCOTS);
+        batch.push({
+          id: createId(),
+          name: `${city} ${mascot} ${8 + Math.floor(rand() * 7)}U - ${org.name} ${year}`,
+          description: `${pick(['Soft', 'Hard'])} enamel ${pick(SHAPES)} pin with a ${pick(FEATURES)}; "${city.toUpperCase()} ${mascot.toUpperCase()}" on a ${pick(['gold', 'silver', 'black nickel', 'copper'])} base.`,
+          organizationId: org.id,
+          createdBy: creator.id,
+          totalQuantity: total,
+          availableQuantity: Math.floor(rand() * total),
+          year,
+          event: rand() < 0.7 ? `${pick(EVENTS)} ${year}` : null,
+          ...rarityFromQuantity(total),
+          estimatedValueCents: rand() < 0.8 ? Math.floor(rand() * 20_000) : null,
+          createdAt: new Date(start + done * 60_000),
+        });
+      }
+      await tx.insert(pins).values(batch);
+    }
+    return orgs;
+  });
+}
+
+// ---------------------------------------------------------------- measuring
+
+interface Row {
+  layer: string;
+  query: string;
+  results: number;
+  median: number;
+  p95: number;
+  max: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+async function measure(fn: () => Promise<number>, repeat: number) {
+  let results = 0;
+  for (let i = 0; i < 10; i++) results = await fn(); // warm-up (JIT, statement cache, page cache)
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const t0 = performance.now();
+    results = await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { results, median: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1] };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-bench-'));
+  const dbFile = path.join(dir, 'bench.db');
+  const handle = openDatabase(`file:${dbFile}`);
+  await handle.migrate();
+  setDatabase(handle);
+  let server: ReturnType<typeof spawn> | null = null;
+  try {
+    const t0 = performance.now();
+    const orgs = await buildCatalogue(PINS);
+    const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+    const loadBefore = load();
+    console.log(`Generated ${PINS.toLocaleString('en-US')} pins in ${orgs.length} organizations in ${((performance.now() - t0) / 1000).toFixed(1)} s (${handle.driver}); ${REPEAT} timed runs per query.`);
+    const org = orgs[0];
+
+    const cases: { name: string; params: Record<string, string> }[] = [
+      { name: 'no filters, page 1', params: {} },
+      { name: 'no filters, page 3 (72 cards)', params: { page: '3' } },
+      { name: 'no filters, page 40 (window)', params: { page: '40' } },
+      { name: 'rarity=rare', params: { rarity: 'rare' } },
+      { name: 'organization', params: { organizationId: org.id } },
+      { name: 'rarity + organization', params: { rarity: 'ultra_rare', organizationId: org.id } },
+      { name: 'search "sharks"', params: { q: 'sharks' } },
+      { name: 'search "wind sha" (prefixes)', params: { q: 'wind sha' } },
+      { name: 'search "th" (broad prefix)', params: { q: 'th' } },
+      { name: 'search "a" (one letter)', params: { q: 'a' } },
+      { name: 'search "ocean city 2024"', params: { q: 'ocean city 2024' } },
+      { name: 'search "spinner" (description)', params: { q: 'spinner' } },
+      { name: 'search punctuation "o\'neil (*^"', params: { q: `o'neil (*^"` } },
+      { name: 'search, no match', params: { q: 'zzqxv' } },
+      { name: 'search + rarity + organization', params: { q: 'baseball', rarity: 'common', organizationId: org.id } },
+      { name: 'search "pin", page 3', params: { q: 'pin', page: '3' } },
+    ];
+    const rows: Row[] = [];
+    for (const c of cases) {
+      const page = Number(c.params.page ?? '1');
+      const firstPage = Math.max(1, page - 3);
+      const service = await measure(async () => {
+        const r = await listPins({
+          search: c.params.q,
+          rarity: c.params.rarity,
+          organizationId: c.params.organizationId,
+          limit: (page - firstPage + 1) * 24,
+          offset: (firstPage - 1) * 24,
+        });
+        return r.pins.length;
+      }, REPEAT);
+      rows.push({ layer: 'service', query: c.name, ...service });
+      const qs = new URLSearchParams(c.params).toString();
+      const loaderRun = await measure(async () => {
+        const res = (await browseLoader({ request: new Request(`http://bench/browse?${qs}`), params: {}, context: {} })) as Response;
+        const body = (await res.json()) as { pins: unknown[] };
+        return body.pins.length;
+      }, REPEAT);
+      rows.push({ layer: 'loader', query: c.name, ...loaderRun });
+    }
+
+    if (HTTP) {
+      const port = await freePort();
+      server = spawn(process.execPath, [path.join(root, 'app/cli/server.js')], {
+        cwd: root,
+        stdio: 'ignore',
+        env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${dbFile}`, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
+      });
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 100; i++) {
+        try {
+          if ((await fetch(`${base}/healthz`)).ok) break;
+        } catch {
+          /* not up yet */
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (const c of cases) {
+        const qs = new URLSearchParams(c.params).toString();
+        let bytes = 0;
+        const http = await measure(async () => {
+          const res = await fetch(`${base}/browse?${qs}`, { headers: { 'Accept-Encoding': 'identity' } });
+          const text = await res.text();
+          if (!res.ok) throw new Error(`${res.status} for /browse?${qs}`);
+          bytes = text.length;
+          return (text.match(/href="\/pins\//g) ?? []).length;
+        }, REPEAT);
+        rows.push({ layer: 'http', query: `${c.name}`, ...http });
+        void bytes;
+      }
+    } else {
+      console.log('(HTTP layer skipped: run `npx remix build` first, or --no-http was given)');
+    }
+
+    const fmt = (n: number) => n.toFixed(2).padStart(7);
+    const w = Math.max(...rows.map((r) => r.query.length));
+    console.log(`\n${'layer'.padEnd(8)} ${'query'.padEnd(w)} ${'cards'.padStart(5)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  (ms)`);
+    console.log('-'.repeat(8 + w + 36));
+    for (const r of rows) {
+      const flagged = r.p95 >= GOAL_MS ? '  << over goal' : '';
+      console.log(`${r.layer.padEnd(8)} ${r.query.padEnd(w)} ${String(r.results).padStart(5)} ${fmt(r.median)} ${fmt(r.p95)} ${fmt(r.max)}${flagged}`);
+    }
+    // other work on the machine shows up in p95 first: the load average tells how quiet it was
+    console.log(`\nMachine: ${os.cpus().length} CPUs, load average (1/5/15 min) ${loadBefore} before, ${load()} after.`);
+    const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+    console.log(`\nWorst p95: ${worst.p95.toFixed(2)} ms (${worst.layer}: ${worst.query}); goal p95 < ${GOAL_MS} ms at ${PINS.toLocaleString('en-US')} pins: ${worst.p95 < GOAL_MS ? 'met' : 'NOT met'}.`);
+  } finally {
+    server?.kill();
+    handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

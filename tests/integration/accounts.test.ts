@@ -1,0 +1,238 @@
+import { count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createUserSession, deleteExpiredSessions, getSession, rollSession, sessionStorage } from '~/auth/session.server';
+import { loadUser, type SessionUser } from '~/auth/user.server';
+import { safeRedirect } from '~/auth/redirect';
+import { db } from '~/db/index.server';
+import { auditLogs, sessions, users } from '~/db/schema';
+import { consumeRateLimit, resetAllRateLimits } from '~/services/rate-limit.server';
+import {
+  INVALID_LOGIN_MESSAGE,
+  changeUserRole,
+  completeOnboarding,
+  createAccount,
+  findOrCreateOAuthUser,
+  setRoleByEmail,
+  updateNickname,
+  updateProfilePicture,
+  verifyLogin,
+} from '~/services/users.server';
+import { getImageVariant, imageIdOf } from '~/services/images.server';
+import { createUser } from '../support/factories';
+
+let n = 0;
+const unique = (prefix = 'user') => `${prefix}-${Date.now().toString(36)}-${n++}@example.test`;
+const PASSWORD = 'correct-horse-battery';
+
+async function account(overrides: Partial<{ email: string; firstName: string; lastName: string }> = {}) {
+  return createAccount({ email: overrides.email ?? unique(), password: PASSWORD, firstName: overrides.firstName ?? 'Pat', lastName: overrides.lastName ?? 'Collector' });
+}
+const asSession = async (id: string) => (await loadUser(id)) as SessionUser;
+
+beforeEach(() => resetAllRateLimits());
+
+describe('accounts', () => {
+  it('makes the first account on an empty instance super_admin, and later ones players', async () => {
+    const [{ n: before }] = await db().select({ n: count() }).from(users);
+    expect(before).toBe(0);
+    // two sign-ups racing on the empty table: exactly one becomes super_admin
+    const [a, b] = await Promise.all([account(), account()]);
+    expect([a.role, b.role].sort()).toEqual(['player', 'super_admin']);
+    const c = await account();
+    expect(c.role).toBe('player');
+    const supers = await db().select().from(users).where(eq(users.role, 'super_admin'));
+    expect(supers).toHaveLength(1);
+  });
+
+  it('refuses a second account with the same e-mail (any case) and a short password', async () => {
+    const email = unique('dupe');
+    await account({ email });
+    await expect(account({ email: email.toUpperCase() })).rejects.toMatchObject({ status: 409, issues: { email: ['An account with this email already exists'] } });
+    await expect(createAccount({ email: unique(), password: 'short', firstName: 'A', lastName: 'B' })).rejects.toMatchObject({
+      status: 400,
+      issues: { password: ['Password must be at least 10 characters'] },
+    });
+  });
+
+  it('signs in with the right password and gives one message for a wrong password or an unknown e-mail', async () => {
+    const user = await account();
+    await expect(verifyLogin({ email: user.email.toUpperCase(), password: PASSWORD }, { ip: '10.0.0.1' })).resolves.toMatchObject({ id: user.id });
+    const wrongPassword = await verifyLogin({ email: user.email, password: 'not-the-password' }, { ip: '10.0.0.1' }).catch((e) => e);
+    const unknownEmail = await verifyLogin({ email: unique('nobody'), password: PASSWORD }, { ip: '10.0.0.1' }).catch((e) => e);
+    expect(wrongPassword).toMatchObject({ status: 400, message: INVALID_LOGIN_MESSAGE });
+    expect(unknownEmail).toMatchObject({ status: 400, message: INVALID_LOGIN_MESSAGE });
+  });
+
+  it('answers 429 on the 11th rapid wrong password for one e-mail, and other e-mails still sign in', async () => {
+    const user = await account();
+    const other = await account();
+    for (let i = 0; i < 10; i++) {
+      await expect(verifyLogin({ email: user.email, password: `wrong-${i}-password` }, { ip: `10.1.0.${i}` })).rejects.toMatchObject({ status: 400 });
+    }
+    const eleventh = await verifyLogin({ email: user.email, password: `wrong-again` }, { ip: '10.1.1.1' }).catch((e) => e);
+    expect(eleventh).toMatchObject({ status: 429 });
+    expect(eleventh.message).toMatch(/Too many sign-in attempts/);
+    expect(Number(eleventh.headers['Retry-After'])).toBeGreaterThan(0);
+    // even the right password waits until the window passes
+    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: '10.1.1.2' })).rejects.toMatchObject({ status: 429 });
+    await expect(verifyLogin({ email: other.email, password: PASSWORD }, { ip: '10.1.1.3' })).resolves.toMatchObject({ id: other.id });
+  });
+
+  it('limits per IP across e-mails and exposes a reusable limiter', async () => {
+    const ip = '10.9.9.9';
+    const someone = await account();
+    // 99 earlier failures from this address (counted directly: 99 scrypt checks would be slow)
+    await consumeRateLimit('login-ip', ip, 99);
+    await expect(verifyLogin({ email: unique('spray'), password: 'whatever-password' }, { ip })).rejects.toMatchObject({ status: 400 });
+    // the 100th failure used the address up: even a right password from it now waits
+    await expect(verifyLogin({ email: someone.email, password: PASSWORD }, { ip })).rejects.toMatchObject({ status: 429 });
+    await expect(verifyLogin({ email: someone.email, password: PASSWORD }, { ip: '10.9.9.10' })).resolves.toMatchObject({ id: someone.id });
+    for (let i = 0; i < 30; i++) await consumeRateLimit('identify-ip', '1.2.3.4');
+    await expect(consumeRateLimit('identify-ip', '1.2.3.4')).rejects.toMatchObject({ status: 429 });
+    await expect(consumeRateLimit('identify-ip', '1.2.3.5')).resolves.toBeUndefined();
+  });
+});
+
+describe('onboarding and profile', () => {
+  it('validates the nickname with the specification messages and the role', async () => {
+    const user = await asSession((await account()).id);
+    await expect(completeOnboarding(user, { nickname: 'x', role: 'player' })).rejects.toMatchObject({
+      status: 400,
+      issues: { nickname: ['Nickname must be at least 2 characters'] },
+    });
+    await expect(completeOnboarding(user, { nickname: 'x'.repeat(51), role: 'player' })).rejects.toMatchObject({
+      issues: { nickname: ['Nickname too long'] },
+    });
+    await expect(completeOnboarding(user, { nickname: 'Valid Name', role: 'admin' })).rejects.toMatchObject({ status: 400, issues: { role: expect.any(Array) } });
+    await expect(completeOnboarding(null, { nickname: 'Valid Name', role: 'player' })).rejects.toMatchObject({ status: 401 });
+    const done = await completeOnboarding(user, { nickname: 'Slugger Sam', role: 'manager' });
+    expect(done).toMatchObject({ nickname: 'Slugger Sam', role: 'manager', isOnboardingComplete: true });
+  });
+
+  it('keeps nicknames unique without regard to case', async () => {
+    const first = await asSession((await account()).id);
+    const second = await asSession((await account()).id);
+    await completeOnboarding(first, { nickname: 'PinQueen', role: 'player' });
+    await expect(completeOnboarding(second, { nickname: 'pinqueen', role: 'player' })).rejects.toMatchObject({
+      status: 409,
+      issues: { nickname: ['This nickname is already taken'] },
+    });
+    await expect(updateNickname(second, { nickname: 'PINQUEEN' })).rejects.toMatchObject({ status: 409 });
+    // changing one's own nickname's case is fine
+    await expect(updateNickname(first, { nickname: 'pinqueen' })).resolves.toMatchObject({ nickname: 'pinqueen' });
+  });
+
+  it('never lowers a role given by someone else during onboarding', async () => {
+    const admin = await createUser({ role: 'admin', isOnboardingComplete: false });
+    const done = await completeOnboarding(await asSession(admin.id), { nickname: `Admin ${n++}`, role: 'player' });
+    expect(done.role).toBe('admin');
+  });
+
+  it('stores a profile picture centre-cropped to 200x200 and refuses non-images', async () => {
+    const user = await asSession((await account()).id);
+    const photo = await sharp({ create: { width: 640, height: 320, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const updated = await updateProfilePicture(user, new File([new Uint8Array(photo)], 'me.png', { type: 'image/png' }));
+    const id = imageIdOf(updated.profileImageUrl ?? '');
+    expect(id).toBeTruthy();
+    const served = await getImageVariant(id!, 'full', 'jpeg');
+    const meta = await sharp(served.bytes).metadata();
+    expect([meta.width, meta.height]).toEqual([200, 200]);
+    await expect(updateProfilePicture(user, new File(['not an image at all, just text'], 'x.jpg', { type: 'image/jpeg' }))).rejects.toMatchObject({
+      status: 415,
+      message: 'Invalid file type',
+    });
+  });
+});
+
+describe('roles', () => {
+  it('lets a super_admin change anyone, an admin only non-admin roles, others nobody', async () => {
+    const superAdmin = await asSession((await createUser({ role: 'super_admin' })).id);
+    const admin = await asSession((await createUser({ role: 'admin' })).id);
+    const otherAdmin = await createUser({ role: 'admin' });
+    const player = await createUser({ role: 'player' });
+    const vendorish = await asSession((await createUser({ role: 'vendor' })).id);
+
+    await expect(changeUserRole(admin, player.id, 'manager')).resolves.toMatchObject({ role: 'manager' });
+    await expect(changeUserRole(admin, player.id, 'admin')).rejects.toMatchObject({ status: 403 });
+    await expect(changeUserRole(admin, otherAdmin.id, 'player')).rejects.toMatchObject({ status: 403 });
+    await expect(changeUserRole(vendorish, player.id, 'vendor')).rejects.toMatchObject({ status: 403 });
+    await expect(changeUserRole(null, player.id, 'vendor')).rejects.toMatchObject({ status: 401 });
+    await expect(changeUserRole(superAdmin, otherAdmin.id, 'player')).resolves.toMatchObject({ role: 'player' });
+    await expect(changeUserRole(superAdmin, player.id, 'admin')).resolves.toMatchObject({ role: 'admin' });
+    await expect(changeUserRole(superAdmin, player.id, 'wizard')).rejects.toMatchObject({ status: 400 });
+
+    const log = await db().select().from(auditLogs).where(eq(auditLogs.targetId, player.id));
+    expect(log.map((l) => l.details)).toEqual(expect.arrayContaining([{ from: 'player', to: 'manager' }, { from: 'manager', to: 'admin' }]));
+  });
+
+  it('changes a role by e-mail from the command line and keeps at least one super_admin', async () => {
+    const u = await account();
+    await expect(setRoleByEmail(u.email.toUpperCase(), 'vendor')).resolves.toMatchObject({ previous: u.role, user: { role: 'vendor' } });
+    await expect(setRoleByEmail(u.email, 'emperor')).rejects.toMatchObject({ status: 400 });
+    await expect(setRoleByEmail('nobody@example.test', 'player')).rejects.toMatchObject({ status: 404 });
+    const supers = await db().select().from(users).where(eq(users.role, 'super_admin'));
+    if (supers.length === 1) {
+      await expect(setRoleByEmail(supers[0].email, 'player')).rejects.toMatchObject({ status: 409 });
+    }
+  });
+});
+
+describe('oauth users', () => {
+  it('creates a user for a verified e-mail, links an existing account, and refuses unverified e-mails', async () => {
+    const email = unique('oauth');
+    const created = await findOrCreateOAuthUser({ provider: 'test', providerUserId: `sub-${n++}`, email, emailVerified: true, firstName: 'O', lastName: 'Auth' });
+    expect(created).toMatchObject({ email, role: 'player', isOnboardingComplete: false });
+
+    const local = await account();
+    const linked = await findOrCreateOAuthUser({ provider: 'test', providerUserId: `sub-${n++}`, email: local.email.toUpperCase(), emailVerified: true });
+    expect(linked.id).toBe(local.id);
+
+    const hijack = await account();
+    await expect(findOrCreateOAuthUser({ provider: 'test', providerUserId: `sub-${n++}`, email: hijack.email, emailVerified: false })).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('sessions', () => {
+  const cookieOf = (setCookie: string) => setCookie.split(';')[0];
+
+  it('issues a new session id at every sign-in and destroys the old one', async () => {
+    const user = await account();
+    const first = cookieOf(await createUserSession(new Request('http://x/'), user.id));
+    const firstSession = await getSession(new Request('http://x/', { headers: { Cookie: first } }));
+    expect(firstSession.get('userId')).toBe(user.id);
+    const second = cookieOf(await createUserSession(new Request('http://x/', { headers: { Cookie: first } }), user.id));
+    const secondSession = await getSession(new Request('http://x/', { headers: { Cookie: second } }));
+    expect(secondSession.id).not.toBe(firstSession.id);
+    expect((await getSession(new Request('http://x/', { headers: { Cookie: first } }))).get('userId')).toBeUndefined();
+  });
+
+  it('rolls the 30-day expiry forward when older than a day, and cleans up expired rows', async () => {
+    const user = await account();
+    const cookie = cookieOf(await createUserSession(new Request('http://x/'), user.id));
+    const request = new Request('http://x/', { headers: { Cookie: cookie } });
+    expect(await rollSession(request)).toBeNull();
+    const session = await getSession(request);
+    session.set('refreshedAt', Date.now() - 2 * 24 * 3600 * 1000);
+    await sessionStorage.commitSession(session, { expires: new Date(Date.now() + 3 * 24 * 3600 * 1000) });
+    const rolled = await rollSession(request);
+    expect(rolled).toMatch(/Max-Age=2592000/);
+    const row = await db().select().from(sessions).where(eq(sessions.sid, session.id)).get();
+    expect(row!.expire.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
+
+    await db().update(sessions).set({ expire: new Date(Date.now() - 1000) }).where(eq(sessions.sid, session.id));
+    expect((await getSession(request)).get('userId')).toBeUndefined();
+    await deleteExpiredSessions();
+    expect(await db().select().from(sessions).where(eq(sessions.sid, session.id)).get()).toBeUndefined();
+  });
+});
+
+describe('safeRedirect', () => {
+  it('keeps same-site paths and refuses other sites', () => {
+    expect(safeRedirect('/collection?tab=owned')).toBe('/collection?tab=owned');
+    expect(safeRedirect('//evil.example/x')).toBe('/');
+    expect(safeRedirect('https://evil.example')).toBe('/');
+    expect(safeRedirect('/\\evil.example')).toBe('/');
+    expect(safeRedirect('/api/logout')).toBe('/');
+  });
+});
