@@ -5,7 +5,7 @@
  */
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod';
-import { Form, useNavigation } from '@remix-run/react';
+import { Form, useLocation, useNavigation } from '@remix-run/react';
 import { AddToCollectionSchema, MAX_COLLECTION_QUANTITY } from '~/forms/collection';
 import { TimeZoneCookie } from './time-zone-cookie';
 import { CONDITIONS } from '~/utils/constants';
@@ -27,6 +27,7 @@ const STATUS_OPTIONS = [
 export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; lastResult?: unknown }) {
   const { pinId, signedIn } = props;
   const navigation = useNavigation();
+  const location = useLocation();
   const lastResult = props.lastResult as SubmissionResult<string[]> | undefined;
   // the page may render several forms (one per pin): only the one that was posted gets the result
   const mine = lastResult && (lastResult.initialValue as Record<string, unknown> | undefined)?.pinId === pinId ? lastResult : undefined;
@@ -43,7 +44,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
     return (
       <div className="card p-4" data-testid="add-to-collection">
         <p className="text-sm text-slate-700">Keep track of the pins you own, want and trade.</p>
-        <a href="/api/login" className="btn-primary mt-3">
+        <a href={`/api/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`} className="btn-primary mt-3">
           Sign in to collect
         </a>
       </div>

@@ -100,6 +100,7 @@ function OrgCombobox({ organizations, value, onChange, name, label, id }: Requir
           aria-expanded={open}
           aria-controls={listId}
           aria-autocomplete="list"
+          aria-activedescendant={open && options[active] ? `${listId}-${active}` : undefined}
           autoComplete="off"
           className="input pr-16"
           placeholder={current ? current.name : 'All Organizations'}
@@ -142,6 +143,7 @@ function OrgCombobox({ organizations, value, onChange, name, label, id }: Requir
             options.map((o, i) => (
               <li
                 key={o.id || 'all'}
+                id={`${listId}-${i}`}
                 role="option"
                 aria-selected={o.id === selected}
                 className={`cursor-pointer px-3 py-2 text-sm ${i === active ? 'bg-brand-50' : ''} ${o.id === selected ? 'font-semibold' : ''}`}

@@ -77,7 +77,7 @@ export default function Home() {
         )}
       </section>
 
-      <section aria-labelledby="explore-heading" className="space-y-4">
+      <section id="explore" aria-labelledby="explore-heading" className="scroll-mt-20 space-y-4">
         <h2 id="explore-heading" className="text-xl font-bold text-slate-900">
           Explore Our Pin Database
         </h2>
@@ -88,7 +88,8 @@ export default function Home() {
             return (
               <Link
                 key={t.key}
-                to={t.key === 'newest' ? '/?tab=newest' : `/?tab=${t.key}`}
+                // the anchor keeps the tabs in view when the page reloads without JavaScript
+                to={`/?tab=${t.key}#explore`}
                 preventScrollReset
                 aria-current={selected ? 'page' : undefined}
                 className={`-mb-px inline-flex items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold ${

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getOptionalUser } from '~/auth/user.server';
-import { assertCanRead, timeZoneFromRequest } from '~/services/achievements.server';
-import { assertCanWrite, getCollectionEntryForPin, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
-import { NotFound } from '~/services/errors';
+import { timeZoneFromRequest } from '~/services/achievements.server';
+import { assertCanWrite, getCollectionEntry, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
 import { COLLECTION_STATUSES, type CollectionStatus } from '~/utils/constants';
 import { api, methodNotAllowed, readBody } from '~/utils/http.server';
 
@@ -20,11 +19,7 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
   const userId = params.id ?? '';
   const key = params.key ?? '';
   if (isStatus(key)) return listCollection(user, userId, key);
-  assertCanRead(user, userId);
-  const entry = await getCollectionEntryForPin(userId, key);
-  if (!entry) throw new NotFound('This pin is not in the collection');
-  const [full] = (await listCollection(user, userId, entry.status)).filter((e) => e.pinId === key);
-  return full;
+  return getCollectionEntry(user, userId, key);
 });
 
 export const action = api(async ({ request, params }: ActionFunctionArgs) => {

@@ -39,7 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         search: query.q,
         rarity: query.rarity,
         organizationId: query.organizationId,
-        createdUpTo: new Date(asOf),
+        // page 1 is 'now' anyway; later pages hold to the moment the list was first shown
+        createdUpTo: url.searchParams.has('asOf') ? new Date(asOf) : null,
         limit: (page - firstPage + 1) * PIN_PAGE_SIZE,
         offset: (firstPage - 1) * PIN_PAGE_SIZE,
       }),

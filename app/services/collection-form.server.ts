@@ -25,7 +25,7 @@ export async function handleAddToCollection(request: Request, formData: FormData
   }
   const user = await getOptionalUser(request);
   if (!user) {
-    return redirectWithToast('/api/login', {
+    return redirectWithToast(`/api/login?redirectTo=${encodeURIComponent(opts.redirectTo)}`, {
       title: 'Please sign in',
       description: 'Sign in to add pins to your collection.',
       variant: 'destructive',

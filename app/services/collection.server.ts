@@ -303,6 +303,14 @@ export async function getCollectionValue(userId: string): Promise<{ cents: numbe
   return { cents: Number(row?.cents ?? 0), unvalued: Number(row?.unvalued ?? 0) };
 }
 
+/** The entry for one pin (GET /api/users/{id}/collection/{pinId}). Owner or admin. */
+export async function getCollectionEntry(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string, pinId: string): Promise<CollectionEntryDto> {
+  assertCanRead(actor, userId);
+  const [row] = await entrySelect(db()).where(and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)));
+  if (!row) throw new NotFound('This pin is not in the collection');
+  return toEntryDto(row);
+}
+
 /** Whether (and how) a pin is in the user's collection (pin detail pages may show it). */
 export async function getCollectionEntryForPin(userId: string, pinId: string): Promise<CollectionEntry | null> {
   const row = await db().query.userCollections.findFirst({

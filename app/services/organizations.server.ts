@@ -61,8 +61,20 @@ export async function findOrganizationByName(tx: Db, name: string): Promise<Orga
 export async function findOrCreateOrganization(tx: Db, name: string, description: string | null = null): Promise<Organization> {
   const existing = await findOrganizationByName(tx, name);
   if (existing) return existing;
-  const [row] = await tx.insert(organizations).values({ name: name.trim(), description }).returning();
-  return row;
+  try {
+    const [row] = await tx.insert(organizations).values({ name: name.trim(), description }).returning();
+    return row;
+  } catch (error) {
+    // another request created it in between (the unique index on lower(name) said so): use that one
+    const raced = isUniqueViolation(error) ? await findOrganizationByName(tx, name) : undefined;
+    if (raced) return raced;
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String((error as { code?: unknown }).code ?? '')} ${String(error.cause ?? '')}` : '';
+  return /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(text);
 }
 
 export async function createOrganization(actor: SessionUser | null, input: unknown): Promise<OrganizationDto> {
@@ -72,8 +84,15 @@ export async function createOrganization(actor: SessionUser | null, input: unkno
     if (await findOrganizationByName(tx, data.name)) {
       throw new Conflict('An organization with this name already exists', { name: ['An organization with this name already exists'] });
     }
-    const [row] = await tx.insert(organizations).values({ name: data.name, description: data.description ?? null }).returning();
-    return toOrganizationDto(row);
+    try {
+      const [row] = await tx.insert(organizations).values({ name: data.name, description: data.description ?? null }).returning();
+      return toOrganizationDto(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new Conflict('An organization with this name already exists', { name: ['An organization with this name already exists'] });
+      }
+      throw error;
+    }
   });
 }
 

@@ -156,6 +156,7 @@ async function main() {
       { name: 'search, no match', params: { q: 'zzqxv' } },
       { name: 'search + rarity + organization', params: { q: 'baseball', rarity: 'common', organizationId: org.id } },
       { name: 'search "pin", page 3', params: { q: 'pin', page: '3' } },
+      { name: 'search + filters, page 2 (asOf)', params: { q: 'baseball', rarity: 'common', organizationId: org.id, page: '2', asOf: String(Date.now()) } },
     ];
     const rows: Row[] = [];
     for (const c of cases) {
@@ -166,6 +167,7 @@ async function main() {
           search: c.params.q,
           rarity: c.params.rarity,
           organizationId: c.params.organizationId,
+          createdUpTo: c.params.asOf ? new Date(Number(c.params.asOf)) : null,
           limit: (page - firstPage + 1) * 24,
           offset: (firstPage - 1) * 24,
         });

@@ -85,8 +85,15 @@ test('browse: search, rarity and organization filters live in the URL; Load More
   const cards = page.locator('main a[href^="/pins/"]');
   await expect(cards).toHaveCount(24);
   const firstIds = await cards.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  if (!noJs) {
+    // wait for hydration (the organization picker becomes a combobox), then mark the document
+    await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveAttribute('aria-autocomplete', 'list');
+    await page.evaluate(() => ((window as unknown as { inPlace: boolean }).inPlace = true));
+  }
   await page.getByRole('link', { name: 'Load More Pins' }).click();
   await expect(cards).toHaveCount(48);
+  // with JavaScript the page was appended in place: same document, no new page load
+  if (!noJs) expect(await page.evaluate(() => (window as unknown as { inPlace?: boolean }).inPlace)).toBe(true);
   await expect(page).toHaveURL(/page=2/);
   const allIds = await cards.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   expect(allIds.slice(0, 24)).toEqual(firstIds);

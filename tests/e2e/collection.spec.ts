@@ -109,6 +109,14 @@ test.describe('my collection', () => {
     await expect(page.getByText('404 - Page not found')).toBeVisible();
     const api = await page.request.get('/api/users/anyone/collection/owned');
     expect(api.status()).toBe(401);
+    expect((await page.request.post('/api/collections', { data: { pinId: 'x', status: 'owned' } })).status()).toBe(401);
+    // the pin page asks visitors to sign in, and brings them back afterwards
+    const [pin] = await freshPins(page, 1);
+    await page.goto(`/pins/${pin.id}`);
+    await expect(page.getByTestId('add-to-collection').getByRole('link', { name: 'Sign in to collect' })).toHaveAttribute(
+      'href',
+      `/api/login?redirectTo=${encodeURIComponent(`/pins/${pin.id}`)}`,
+    );
   });
 
   test('a new collector adds pins in each status from the pin page, earns badges, sees counts and stats', async ({ page }, info) => {
@@ -276,6 +284,10 @@ test.describe('my collection', () => {
     const moved = await page.request.put(`/api/users/${me.id}/collection/${pin.id}`, { data: { status: 'trading' } });
     expect(moved.status()).toBe(200);
     expect((await listsOf(page, me.id)).trading.map((e) => e.pinId)).toContain(pin.id);
+    const one = await page.request.get(`/api/users/${me.id}/collection/${pin.id}`);
+    expect(await one.json()).toMatchObject({ pinId: pin.id, status: 'trading', tradeable: true, quantity: 1, condition: 'excellent', pin: { id: pin.id, name: pin.name } });
+    expect((await page.request.get(`/api/users/${playerId}/collection/${pin.id}`)).status()).toBe(403);
+    expect((await page.request.post(`/api/users/${me.id}/collection/owned`, { data: {} })).status()).toBe(405);
     expect((await page.request.get('/api/achievements')).ok()).toBe(true);
   });
 

@@ -20,6 +20,9 @@ import {
   removeCollectionEntry,
 } from '~/services/collection.server';
 import { AppError } from '~/services/errors';
+import { createUserSession } from '~/auth/session.server';
+import { handleAddToCollection } from '~/services/collection-form.server';
+import { getToast } from '~/utils/toast.server';
 import { createPin as createCataloguePin } from '~/services/pins.server';
 import { createOrganization, createPin, createUser } from '../support/factories';
 import { listCounts, statsOf } from '../support/collection';
@@ -89,6 +92,49 @@ describe('adding to a collection', () => {
     await expectError(createCollectionEntry(user, { pinId: 'nope', status: 'owned' }), 404);
     expect((await listCounts(user.id)).total).toBe(0);
     await expectError(createCollectionEntry(null, { pinId: pin.id, status: 'owned' }), 401);
+  });
+});
+
+describe('the add form handler', () => {
+  const form = (fields: Record<string, string>) => {
+    const fd = new FormData();
+    fd.set('intent', 'addToCollection');
+    for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+    return fd;
+  };
+
+  it('answers 400 with field messages, then adds and flashes one Badge Unlocked! toast per badge', async () => {
+    const user = await createUser();
+    const pin = await createPin({ rarity: 'ultra_rare', rarityScore: 4 });
+    const cookie = (await createUserSession(new Request('http://test/'), user.id)).split(';')[0];
+    const post = (fd: FormData) => handleAddToCollection(new Request(`http://test/pins/${pin.id}`, { method: 'POST', headers: { Cookie: cookie } }), fd, { redirectTo: `/pins/${pin.id}` });
+
+    const invalid = await post(form({ pinId: pin.id, quantity: '0', condition: 'excellent', status: 'owned' }));
+    expect(invalid.status).toBe(400);
+    const body = (await invalid.json()) as { intent: string; lastResult: { error: Record<string, string[]> } };
+    expect(body.intent).toBe('addToCollection');
+    expect(body.lastResult.error.quantity).toEqual(['Quantity must be at least 1']);
+    expect((await listCounts(user.id)).total).toBe(0);
+
+    const ok = await post(form({ pinId: pin.id, quantity: '2', condition: 'mint', status: 'owned', tradeable: 'on', notes: 'hi' }));
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('Location')).toBe(`/pins/${pin.id}`);
+    const flash = ok.headers.get('Set-Cookie')!.split(';')[0];
+    const { toast } = await getToast(new Request('http://test/', { headers: { Cookie: flash } }));
+    expect(toast?.title).toBe('Added to Collection');
+    expect(toast?.more?.map((t) => [t.title, t.description])).toEqual(
+      expect.arrayContaining([
+        ['Badge Unlocked!', 'You earned the "First Pin" badge!'],
+        ['Badge Unlocked!', 'You earned the "Ultra Rare Hunter" badge!'],
+      ]),
+    );
+    const [entry] = await listCollection(user, user.id, 'owned');
+    expect([entry.quantity, entry.condition, entry.tradeable, entry.notes]).toEqual([2, 'mint', true, 'hi']);
+
+    // signed out: sent to sign in, nothing written
+    const visitor = await handleAddToCollection(new Request('http://test/pins/x', { method: 'POST' }), form({ pinId: pin.id }), { redirectTo: '/pins/x' });
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get('Location')).toMatch(/^\/api\/login/);
   });
 });
 

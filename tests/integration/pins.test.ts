@@ -6,7 +6,7 @@ import { db } from '~/db/index.server';
 import { identifications, organizations, pins, userCollections, userStats } from '~/db/schema';
 import { pinEditSchema, newPinSchema } from '~/forms/pins';
 import { recentIdentifications } from '~/services/feed.server';
-import { createOrganization, deleteOrganization, listOrganizations } from '~/services/organizations.server';
+import { createOrganization, deleteOrganization, listOrganizations, updateOrganization } from '~/services/organizations.server';
 import {
   buildMatchQuery,
   createPin,
@@ -56,6 +56,13 @@ describe('createPin', () => {
     expect(b.rarityScore).toBe(3);
     expect(a.rarity).toBe('ultra_rare');
     expect(a.rarityScore).toBe(4);
+  });
+
+  it('parallel pins with the same new organization name make one organization', async () => {
+    const made = await Promise.all(
+      ['Parallel League', 'parallel league', 'PARALLEL LEAGUE'].map((org, i) => createPin(vendor, { name: `Parallel ${i}`, organizationName: org })),
+    );
+    expect(new Set(made.map((p) => p.organizationId)).size).toBe(1);
   });
 
   it("adds the new pin to the creator's collection as owned, 1, mint, not tradeable, 'Original contributor'", async () => {
@@ -280,6 +287,15 @@ describe('organizations', () => {
     expect((await listOrganizations()).some((o) => o.id === org.id && o.description === 'Fresh')).toBe(true);
     await makePin({ organizationId: org.id });
     await expect(deleteOrganization(admin, org.id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('a renamed organization is found by its new name in pin search', async () => {
+    const org = await makeOrg('Oldname Association');
+    await makePin({ name: 'Rename test pin', organizationId: org.id });
+    await expect(updateOrganization(manager, org.id, { name: 'Freshname Association' })).rejects.toMatchObject({ status: 403 });
+    await updateOrganization(admin, org.id, { name: 'Freshname Association' });
+    expect((await listPins({ search: 'freshname' })).pins.map((p) => p.name)).toEqual(['Rename test pin']);
+    expect((await listPins({ search: 'oldname' })).total).toBe(0);
   });
 });
 
