@@ -21,7 +21,7 @@ execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs')
 const child = spawn(process.execPath, [path.join(root, 'app/cli/server.js')], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV || 'production' },
+  env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV || 'production', PINDEX_ALLOW_DEV_SECRET: process.env.PINDEX_ALLOW_DEV_SECRET || '1' },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

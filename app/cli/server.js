@@ -25,6 +25,13 @@ const app = express();
 app.disable('x-powered-by');
 app.set('trust proxy', process.env.TRUST_PROXY === '0' ? false : 1);
 app.use(compression());
+// Remix flushes after every chunk it streams; with compression on, each flush ends a deflate block
+// and nearly doubles the gzip size of a page. Pages here do not stream deferred data, so let zlib
+// fill its blocks (a 24-card browse page: 11.5 KB gzip with flushes, about 6 KB without).
+app.use((_req, res, next) => {
+  res.flush = () => undefined;
+  next();
+});
 
 // HTTPS redirect behind a proxy that says the request came over plain HTTP (Fly sets this).
 app.use((req, res, next) => {
