@@ -5,9 +5,12 @@ import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ensureMigrated } from '~/db/client.server';
+import { startVisualIndex } from '~/services/identification/index.server';
 
 // Migrations run when the server starts, before the first request is answered.
 await ensureMigrated();
+// The identification index loads the stored features in the background (identify waits for it).
+void startVisualIndex();
 
 const ABORT_DELAY = 5_000;
 

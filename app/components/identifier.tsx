@@ -1,19 +1,317 @@
-import { Form } from '@remix-run/react';
+import { Form, useNavigate } from '@remix-run/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { IdentificationResult } from '~/services/identification/identify.server';
+import { IdentificationCard } from './identification-result';
+import { useToast } from './toaster';
+
+type Phase = 'idle' | 'starting' | 'live' | 'analyzing';
+
+export const RESULT_STORAGE_KEY = 'identificationResult';
+const JPEG_QUALITY = 0.92;
+
+/** Spec §8: the toasts of a finished identification (the result still goes to the parent). */
+export function identificationToasts(result: IdentificationResult) {
+  const list: { title: string; description?: string; variant?: 'default' | 'success' | 'destructive' }[] = [];
+  if (result.serviceUnavailable) {
+    list.push({
+      title: 'AI Service Temporarily Unavailable',
+      description: result.message || 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!',
+      variant: 'destructive',
+    });
+  } else if (result.error || (result.analysis?.confidence === 0 && /unavailable/i.test(result.message ?? ''))) {
+    list.push({
+      title: 'Image Analysis Failed',
+      description: result.error || result.message || 'Unable to analyze this image. Please try a different image or help us identify it manually.',
+      variant: 'destructive',
+    });
+  } else if (result.identified && result.pin) {
+    list.push({ title: 'Pin Identified!', description: `Found ${result.pin.name} with ${result.confidence}% confidence`, variant: 'success' });
+  } else {
+    list.push({ title: 'Analysis Complete', description: result.message || "No exact match found, but we've analyzed the pin" });
+  }
+  for (const badge of result.newlyUnlockedBadges ?? []) {
+    list.push({ title: 'Badge Unlocked!', description: `You earned the "${badge.name}" badge!`, variant: 'success' });
+  }
+  return list;
+}
+
+/** Spec §8: a failed identification request. */
+export function requestFailureToast(status: number, errorText: string) {
+  if (/image_parse_error/.test(errorText)) {
+    return { title: 'Unsupported Image', description: 'This image format is not supported. Please try a different image with a clear view of your pin.', variant: 'destructive' as const };
+  }
+  if (status === 413) return { title: 'Image Too Large', description: 'Please try a smaller image (max 5MB).', variant: 'destructive' as const };
+  if (status === 400) {
+    return { title: 'Invalid Image', description: 'Please try a different image format or ensure the image shows a clear view of your pin.', variant: 'destructive' as const };
+  }
+  if (status >= 500) return { title: 'Server Error', description: 'Please try again in a few moments.', variant: 'destructive' as const };
+  return { title: 'Identification Failed', description: errorText || 'Unable to analyze the pin image. Please try again.', variant: 'destructive' as const };
+}
+
+async function postIdentify(imageData: string): Promise<{ ok: true; result: IdentificationResult } | { ok: false; status: number; text: string }> {
+  let res: Response;
+  try {
+    res = await fetch('/api/identify', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ imageData }),
+    });
+  } catch {
+    return { ok: false, status: 0, text: '' };
+  }
+  if (!res.ok) {
+    const body = await res.text().catch(() => '');
+    let message = body;
+    try {
+      const parsed = JSON.parse(body) as { error?: unknown };
+      if (typeof parsed.error === 'string') message = parsed.error;
+    } catch {
+      // not JSON: the text as it came
+    }
+    return { ok: false, status: res.status, text: message || res.statusText };
+  }
+  return { ok: true, result: (await res.json()) as IdentificationResult };
+}
+
+function cameraErrorMessage(error: unknown): string {
+  const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+  if (name === 'NotAllowedError' || name === 'PermissionDeniedError' || name === 'SecurityError') {
+    return 'Permission denied. Enable camera access in your browser settings.';
+  }
+  if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError') return 'No camera found on this device.';
+  return error instanceof Error && error.message ? error.message : 'Failed to start camera.';
+}
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
 
 /**
  * The identifier. Without JavaScript it is a multipart form whose file input opens the phone
  * camera (capture="environment") and posts to /identify, which renders the result on the server.
+ * With JavaScript: the live camera (rear-facing, no audio, JPEG 0.92 frames) and the upload go to
+ * POST /api/identify. On the home page (`mode="card"`) a result card replaces the identifier; on
+ * /identify (`mode="page"`) the page shows the stored result (/identify?result=<id>).
  */
-export function Identifier() {
+export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [hydrated, setHydrated] = useState(false);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [result, setResult] = useState<IdentificationResult | null>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => setHydrated(true), []);
+
+  const stopCamera = useCallback(() => {
+    streamRef.current?.getTracks().forEach((t) => t.stop());
+    streamRef.current = null;
+    if (videoRef.current) videoRef.current.srcObject = null;
+  }, []);
+  // the camera light goes off when the identifier leaves the page
+  useEffect(() => stopCamera, [stopCamera]);
+
+  const analyze = useCallback(
+    async (imageData: string) => {
+      setPhase('analyzing');
+      const answer = await postIdentify(imageData);
+      setPhase('idle');
+      if (fileRef.current) fileRef.current.value = '';
+      if (!answer.ok) {
+        toast(requestFailureToast(answer.status, answer.text));
+        return;
+      }
+      toast(identificationToasts(answer.result));
+      if (mode === 'page' && answer.result.identificationId) {
+        navigate(`/identify?result=${encodeURIComponent(answer.result.identificationId)}`);
+      } else {
+        setResult(answer.result);
+      }
+    },
+    [mode, navigate, toast],
+  );
+
+  const startCamera = useCallback(async () => {
+    const localhost = ['localhost', '127.0.0.1', '[::1]'].includes(window.location.hostname);
+    if (!window.isSecureContext && !localhost) {
+      toast({ title: 'Camera Error', description: 'Camera requires HTTPS. Serve the site over https://', variant: 'destructive' });
+      return;
+    }
+    if (!navigator.mediaDevices?.getUserMedia) {
+      toast({ title: 'Camera Error', description: 'Camera not supported in this browser (need HTTPS).', variant: 'destructive' });
+      return;
+    }
+    setPhase('starting');
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' } }, audio: false });
+    } catch (error) {
+      setPhase('idle');
+      toast({ title: 'Camera Error', description: cameraErrorMessage(error), variant: 'destructive' });
+      return;
+    }
+    streamRef.current = stream;
+    const video = videoRef.current;
+    if (!video) {
+      stopCamera();
+      setPhase('idle');
+      return;
+    }
+    video.srcObject = stream;
+    try {
+      await video.play();
+      setPhase('live');
+    } catch {
+      stopCamera();
+      setPhase('idle');
+      toast({ title: 'Camera Error', description: 'Failed to start video playback.', variant: 'destructive' });
+    }
+  }, [stopCamera, toast]);
+
+  const capture = useCallback(() => {
+    const video = videoRef.current;
+    if (!video || !video.videoWidth || !video.videoHeight) {
+      toast({ title: 'Camera Error', description: 'Camera not ready yet. Try again in a second.', variant: 'destructive' });
+      return;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
+    const dataUrl = canvas.toDataURL('image/jpeg', JPEG_QUALITY);
+    // capturing stops the camera and submits the frame
+    stopCamera();
+    void analyze(dataUrl);
+  }, [analyze, stopCamera, toast]);
+
+  const onFile = useCallback(
+    async (files: FileList | null) => {
+      const file = files?.[0]; // only the first selected file
+      if (!file) return;
+      if (!file.type.startsWith('image/')) {
+        toast({ title: 'Invalid file type', description: 'Please select an image file.', variant: 'destructive' });
+        if (fileRef.current) fileRef.current.value = '';
+        return;
+      }
+      if (file.size > 5 * 1024 * 1024) {
+        toast({ title: 'Image Too Large', description: 'Please try a smaller image (max 5MB).', variant: 'destructive' });
+        if (fileRef.current) fileRef.current.value = '';
+        return;
+      }
+      stopCamera();
+      await analyze(await readAsDataUrl(file));
+    },
+    [analyze, stopCamera, toast],
+  );
+
+  if (result) {
+    return (
+      <IdentificationCard
+        result={result}
+        onClose={() => setResult(null)}
+        onViewFull={() => {
+          try {
+            sessionStorage.setItem(RESULT_STORAGE_KEY, JSON.stringify(result));
+          } catch {
+            // storage full or blocked: the page can still show it by id
+          }
+          navigate('/identify');
+        }}
+      />
+    );
+  }
+
+  const busy = phase === 'starting' || phase === 'analyzing';
   return (
-    <Form method="post" action="/identify" encType="multipart/form-data" className="card space-y-3 p-4" reloadDocument>
-      <label htmlFor="identify-photo" className="label">
-        Photo of your pin
-      </label>
-      <input id="identify-photo" name="image" type="file" accept="image/*" capture="environment" required className="input" />
-      <button type="submit" className="btn-primary w-full">
-        Identify
-      </button>
+    <Form
+      method="post"
+      action="/identify"
+      encType="multipart/form-data"
+      className="card space-y-3 p-4"
+      reloadDocument
+      data-testid="identifier"
+      onSubmit={(event) => {
+        if (!hydrated) return;
+        event.preventDefault();
+        void onFile(fileRef.current?.files ?? null);
+      }}
+    >
+      {hydrated ? (
+        <div className="relative overflow-hidden rounded-lg bg-slate-900 text-white" data-testid="camera">
+          <video
+            ref={videoRef}
+            playsInline
+            muted
+            aria-label="Camera preview"
+            className={phase === 'live' || phase === 'analyzing' ? 'block aspect-[4/3] w-full object-cover' : 'hidden'}
+          />
+          {phase === 'idle' ? (
+            <button type="button" onClick={() => void startCamera()} className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-3 hover:bg-slate-800">
+              <svg aria-hidden="true" width="48" height="48" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5">
+                <path d="M3 8a2 2 0 0 1 2-2h2l2-2h6l2 2h2a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
+                <circle cx="12" cy="13" r="4" />
+              </svg>
+              <span className="text-sm font-medium">Click the camera to start</span>
+            </button>
+          ) : null}
+          {phase === 'starting' ? (
+            <div className="flex aspect-[4/3] w-full items-center justify-center" role="status">
+              <span className="text-sm">Starting camera...</span>
+            </div>
+          ) : null}
+          {phase === 'live' ? (
+            <div className="absolute inset-x-0 bottom-0 flex justify-center gap-3 bg-gradient-to-t from-black/70 p-3">
+              <button type="button" className="btn-primary" onClick={capture}>
+                Capture &amp; Identify
+              </button>
+              <button type="button" className="btn-secondary" onClick={() => { stopCamera(); setPhase('idle'); }}>
+                Stop
+              </button>
+            </div>
+          ) : null}
+          {phase === 'analyzing' ? (
+            <div className="absolute inset-0 flex min-h-[8rem] flex-col items-center justify-center gap-3 bg-slate-900/80" role="status" aria-live="polite">
+              <span className="h-8 w-8 animate-spin rounded-full border-4 border-white/30 border-t-white" aria-hidden="true" />
+              <span className="text-sm font-medium">Analyzing your pin...</span>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      <div>
+        <label htmlFor={`identify-photo-${mode}`} className="label">
+          Photo of your pin
+        </label>
+        <input
+          ref={fileRef}
+          id={`identify-photo-${mode}`}
+          name="image"
+          type="file"
+          accept="image/*"
+          // without JavaScript the input opens the phone camera; with it the live camera is above
+          // and the input picks a saved photo
+          capture={hydrated ? undefined : 'environment'}
+          required
+          disabled={busy}
+          className="input"
+          onChange={(event) => {
+            if (hydrated) void onFile(event.currentTarget.files);
+          }}
+        />
+        <p className="mt-1 text-xs text-slate-500">{hydrated ? 'Or upload a saved photo: ' : ''}JPEG, PNG, WebP or HEIC, max 5MB.</p>
+      </div>
+      {hydrated ? null : (
+        <button type="submit" className="btn-primary w-full">
+          Identify
+        </button>
+      )}
     </Form>
   );
 }

@@ -87,7 +87,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const tab = tabOf(url);
   const back = `/collection?tab=${tab}`;
-  const formData = await request.formData();
+  // a body that is not a form (bad multipart, JSON) is the client's mistake: 400, not 500
+  const formData = await request.formData().catch(() => null);
+  if (!formData) return json({ error: 'The form could not be read' }, { status: 400 });
   const intent = formData.get('intent');
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: back });
   if (intent !== 'move' && intent !== 'remove') return json({ error: 'Unknown action' }, { status: 400 });

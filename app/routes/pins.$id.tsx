@@ -65,7 +65,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = params.id ?? '';
-  const formData = await request.formData();
+  // a body that is not a form (bad multipart, JSON) is the client's mistake: 400, not 500
+  const formData = await request.formData().catch(() => null);
+  if (!formData) throw json({ message: 'The form could not be read' }, { status: 400 });
   const intent = formData.get('intent');
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
 

@@ -148,7 +148,9 @@ async function setNickname(userId: string, nickname: string, extra: Partial<type
 export async function completeOnboarding(actor: SessionUser | null, input: Record<string, unknown>): Promise<SessionUser> {
   if (!actor) throw new Unauthorized();
   const data = parseWith(OnboardingSchema, input);
-  const keepsRole = !(['player', 'assistant_coach', 'manager'] as Role[]).includes(actor.role);
+  // The role is self-chosen once: after onboarding (or for a role given by an admin) a repeated call
+  // must not let a user undo a demotion or promote themselves to manager.
+  const keepsRole = actor.isOnboardingComplete || !(['player', 'assistant_coach', 'manager'] as Role[]).includes(actor.role);
   await setNickname(actor.id, data.nickname, {
     isOnboardingComplete: true,
     ...(keepsRole ? {} : { role: data.role }),

@@ -129,6 +129,13 @@ describe('onboarding and profile', () => {
     expect(done.role).toBe('admin');
   });
 
+  it('does not let an onboarded user change their own role by completing onboarding again', async () => {
+    const player = await createUser({ role: 'player', isOnboardingComplete: true });
+    const again = await completeOnboarding(await asSession(player.id), { nickname: `Again ${n++}`, role: 'manager' });
+    expect(again.role).toBe('player');
+    expect((await asSession(player.id)).role).toBe('player');
+  });
+
   it('stores a profile picture centre-cropped to 200x200 and refuses non-images', async () => {
     const user = await asSession((await account()).id);
     const photo = await sharp({ create: { width: 640, height: 320, channels: 3, background: '#3366cc' } }).png().toBuffer();

@@ -1,15 +1,206 @@
 /**
- * The live visual index of the catalogue (owned by the identification service).
- * Pin services call these after a pin's images change (create, update, delete), outside their
- * transaction; the index extracts features for new reference images and updates memory at once.
+ * The live visual index of the catalogue: one VisualIndex per process.
+ *
+ * Lifecycle
+ * - at server start (`startVisualIndex`, called once migrations ran) every stored feature row of
+ *   the current engine is loaded for the images the pins reference; images without features (a
+ *   new engine version, a database filled by hand) are extracted in the background afterwards;
+ * - pin services call `indexPinImages` / `removePinFromIndex` after their transaction commits, so
+ *   a new pin is identifiable on the next photo without a restart;
+ * - the catalogue import (a separate process) calls `storeImageFeatures`, so the server finds the
+ *   features ready in `image_features` when it starts.
  */
+import { and, eq, inArray } from 'drizzle-orm';
+import { db } from '~/db/index.server';
+import { ensureMigrated } from '~/db/client.server';
+import { imageFeatures, pins } from '~/db/schema';
+import { getImageMaster } from '../images.server';
+import { extractFeatures, VisualIndex } from './engine.server';
+
+/**
+ * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
+ * the background backfill re-extracts them, so changing the engine needs no manual migration.
+ */
+export const FEATURE_ENGINE = 'pindex-visual-v1';
+
+const LOAD_BATCH = 200;
+
+interface IndexState {
+  index: VisualIndex;
+  /** resolves when the stored features are in memory (not waiting for the backfill) */
+  loaded: Promise<void>;
+  /** resolves when the background backfill finished */
+  backfilled: Promise<void>;
+  /** pins removed while loading, so a slow load does not bring them back */
+  removedDuringLoad: Set<string>;
+  loading: boolean;
+}
+
+const globalForIndex = globalThis as unknown as { __pindexVisualIndex?: IndexState };
+
+/** The image ids each pin references (pins.images), as imageId -> pinId. */
+async function referencedImages(): Promise<Map<string, string>> {
+  const rows = await db().select({ id: pins.id, images: pins.images }).from(pins);
+  const byImage = new Map<string, string>();
+  for (const row of rows) for (const imageId of row.images ?? []) byImage.set(imageId, row.id);
+  return byImage;
+}
+
+async function loadStoredFeatures(state: IndexState): Promise<string[]> {
+  await ensureMigrated();
+  const byImage = await referencedImages();
+  const ids = [...byImage.keys()];
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += LOAD_BATCH) {
+    const batch = ids.slice(i, i + LOAD_BATCH);
+    const rows = await db()
+      .select({ imageId: imageFeatures.imageId, features: imageFeatures.features })
+      .from(imageFeatures)
+      .where(and(inArray(imageFeatures.imageId, batch), eq(imageFeatures.engine, FEATURE_ENGINE)));
+    for (const row of rows) {
+      const pinId = byImage.get(row.imageId);
+      if (!pinId || state.removedDuringLoad.has(pinId)) continue;
+      state.index.add({ imageId: row.imageId, pinId, features: new Uint8Array(row.features) });
+      found.add(row.imageId);
+    }
+  }
+  return ids.filter((id) => !found.has(id));
+}
+
+/** Extracts and stores features for one stored image; returns them (null if the image is gone). */
+async function extractAndStore(imageId: string): Promise<Uint8Array | null> {
+  const master = await getImageMaster(imageId);
+  if (!master) return null;
+  const features = await extractFeatures(master);
+  const bytes = Buffer.from(features.buffer, features.byteOffset, features.byteLength);
+  await db()
+    .insert(imageFeatures)
+    .values({ imageId, engine: FEATURE_ENGINE, features: bytes })
+    .onConflictDoUpdate({ target: imageFeatures.imageId, set: { engine: FEATURE_ENGINE, features: bytes, createdAt: new Date() } });
+  return features;
+}
+
+/** Stored features of the current engine for an image, or null. */
+async function storedFeatures(imageId: string): Promise<Uint8Array | null> {
+  const row = await db()
+    .select({ features: imageFeatures.features })
+    .from(imageFeatures)
+    .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE)))
+    .get();
+  return row ? new Uint8Array(row.features) : null;
+}
+
+async function backfill(state: IndexState, missing: string[]): Promise<void> {
+  if (missing.length === 0) return;
+  console.log(`[identify] extracting features for ${missing.length} reference image(s) in the background`);
+  const byImage = await referencedImages();
+  let done = 0;
+  for (const imageId of missing) {
+    const pinId = byImage.get(imageId);
+    if (!pinId) continue;
+    try {
+      const features = (await storedFeatures(imageId)) ?? (await extractAndStore(imageId));
+      // the pin may have been deleted or changed while we worked
+      const current = await db().select({ images: pins.images }).from(pins).where(eq(pins.id, pinId)).get();
+      if (features && current?.images.includes(imageId)) state.index.add({ imageId, pinId, features });
+    } catch (error) {
+      console.error(`[identify] feature extraction failed for image ${imageId}`, error);
+    }
+    done++;
+    // let requests run between images
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  console.log(`[identify] background extraction finished (${done} image(s))`);
+}
+
+function createState(withBackfill: boolean): IndexState {
+  const state: IndexState = {
+    index: new VisualIndex(),
+    loaded: Promise.resolve(),
+    backfilled: Promise.resolve(),
+    removedDuringLoad: new Set(),
+    loading: true,
+  };
+  const missing = loadStoredFeatures(state);
+  state.loaded = missing.then(
+    () => {
+      state.loading = false;
+      state.removedDuringLoad.clear();
+    },
+    (error) => {
+      state.loading = false;
+      console.error('[identify] loading the visual index failed', error);
+    },
+  );
+  state.backfilled = withBackfill
+    ? missing.then(
+        (ids) => backfill(state, ids),
+        () => undefined,
+      )
+    : state.loaded;
+  return state;
+}
+
+/**
+ * Starts loading the index (idempotent) and then extracts missing features in the background.
+ * The server calls it at start; identification waits for the load, not for the backfill.
+ */
+export function startVisualIndex(): Promise<void> {
+  if (!globalForIndex.__pindexVisualIndex) globalForIndex.__pindexVisualIndex = createState(true);
+  return globalForIndex.__pindexVisualIndex.loaded;
+}
+
+/**
+ * The process-wide index, once the stored features are loaded. Outside the server (seed, tests)
+ * it loads without the background backfill: those callers index what they add themselves.
+ */
+export async function getVisualIndex(): Promise<VisualIndex> {
+  if (!globalForIndex.__pindexVisualIndex) globalForIndex.__pindexVisualIndex = createState(false);
+  await globalForIndex.__pindexVisualIndex.loaded;
+  return globalForIndex.__pindexVisualIndex.index;
+}
+
+/** Resolves when the background extraction of missing features has finished (tests, CLI). */
+export async function visualIndexSettled(): Promise<VisualIndex> {
+  await getVisualIndex();
+  const state = globalForIndex.__pindexVisualIndex as IndexState;
+  await state.backfilled;
+  return state.index;
+}
+
+/** Forgets the in-memory index (tests that swap databases). */
+export function resetVisualIndex(): void {
+  globalForIndex.__pindexVisualIndex = undefined;
+}
+
+/**
+ * Extracts and stores features for images that have none for the current engine (no memory
+ * index involved). The catalogue import uses it so a server started afterwards loads them at once.
+ */
+export async function storeImageFeatures(imageIds: string[], opts: { force?: boolean } = {}): Promise<number> {
+  let extracted = 0;
+  for (const imageId of new Set(imageIds)) {
+    if (!opts.force && (await storedFeatures(imageId))) continue;
+    if (await extractAndStore(imageId)) extracted++;
+  }
+  return extracted;
+}
 
 /** Extracts (and stores) features for the given reference images of a pin and indexes them. */
-export async function indexPinImages(_pinId: string, _imageIds: string[]): Promise<void> {
-  // filled in by the identification engine integration
+export async function indexPinImages(pinId: string, imageIds: string[]): Promise<void> {
+  const index = await getVisualIndex();
+  const state = globalForIndex.__pindexVisualIndex as IndexState;
+  state.removedDuringLoad.delete(pinId);
+  for (const imageId of new Set(imageIds)) {
+    const features = (await storedFeatures(imageId)) ?? (await extractAndStore(imageId));
+    if (features) index.add({ imageId, pinId, features });
+  }
 }
 
 /** Drops a deleted pin (or replaced images) from the index. */
-export async function removePinFromIndex(_pinId: string): Promise<void> {
-  // filled in by the identification engine integration
+export async function removePinFromIndex(pinId: string): Promise<void> {
+  const state = globalForIndex.__pindexVisualIndex;
+  if (!state) return; // nothing loaded yet: the load reads the current pins anyway
+  if (state.loading) state.removedDuringLoad.add(pinId);
+  state.index.removePin(pinId);
 }

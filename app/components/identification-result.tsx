@@ -1,0 +1,386 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod';
+import { Form, Link, useNavigation } from '@remix-run/react';
+import type { IdentificationResult } from '~/services/identification/identify.server';
+import { newPinSchema } from '~/forms/pins';
+import { MAX_PIN_PHOTOS } from '~/utils/constants';
+import { AddToCollectionForm } from './add-to-collection';
+import { RarityBadge } from './rarity-badge';
+
+type Result = IdentificationResult;
+
+function headline(result: Result): string {
+  if (result.identified && result.pin) return 'Pin Identified!';
+  if (result.outcome === 'ambiguous') return 'Which one is yours?';
+  return 'No Match Found';
+}
+
+/** The home page's result card: it replaces the identifier until closed. */
+export function IdentificationCard({ result, onClose, onViewFull }: { result: Result; onClose: () => void; onViewFull: () => void }) {
+  return (
+    <section className="card relative space-y-3 p-4" aria-label="Identification result" data-testid="identification-card">
+      <button type="button" onClick={onClose} aria-label="Close" className="absolute right-3 top-3 rounded-full p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
+        <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M6 6l12 12M18 6L6 18" />
+        </svg>
+      </button>
+      <div className="flex gap-4">
+        <img src={result.pin?.thumbnail ?? `${result.imageData}?s=thumb`} alt={result.pin?.name ?? 'Your photo'} width={96} height={96} className="h-24 w-24 shrink-0 rounded-md bg-white object-contain" />
+        <div className="min-w-0 space-y-1 pr-6">
+          <h2 className="text-lg font-bold text-slate-900">{headline(result)}</h2>
+          {result.identified && result.pin ? (
+            <>
+              <p className="font-semibold text-slate-900">{result.pin.name}</p>
+              <p className="text-sm text-brand-700">{result.confidence}% confidence</p>
+            </>
+          ) : (
+            <p className="text-sm text-slate-700">{result.message}</p>
+          )}
+          {result.serviceUnavailable ? <p className="text-xs text-amber-700">{result.message}</p> : null}
+        </div>
+      </div>
+      {!result.identified && result.similarPins.length ? (
+        <p className="text-sm text-slate-600">
+          {result.outcome === 'ambiguous' ? 'Candidates' : 'Similar pins'}: {result.similarPins.map((s) => s.pin.name).join(', ')}
+        </p>
+      ) : null}
+      <button type="button" className="btn-primary w-full" onClick={onViewFull}>
+        View Full Results
+      </button>
+    </section>
+  );
+}
+
+const TIPS = [
+  'Lay the pin flat and fill most of the frame with it.',
+  'Use even light: avoid direct glare on the metal and enamel.',
+  'Hold the phone steady, parallel to the pin, so the text stays sharp.',
+  'Photograph one pin at a time on a plain background.',
+  'Make sure the team name and year are readable: they tell near-identical pins apart.',
+];
+
+export function PhotoTips() {
+  return (
+    <section className="card p-4" aria-labelledby="tips-heading">
+      <h2 id="tips-heading" className="text-base font-semibold text-slate-900">
+        Tips for a better photo
+      </h2>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
+        {TIPS.map((t) => (
+          <li key={t}>{t}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export interface ViewerInfo {
+  signedIn: boolean;
+  canAddPins: boolean;
+}
+
+/** The full result of /identify: photo, outcome, analysis, similar pins, collection and new-pin forms. */
+export function IdentificationDetails({
+  result,
+  viewer,
+  collectionResult,
+  newPinResult,
+  organizations,
+}: {
+  result: Result;
+  viewer: ViewerInfo;
+  collectionResult?: unknown;
+  newPinResult?: unknown;
+  organizations: string[];
+}) {
+  const ambiguous = !result.identified && result.outcome === 'ambiguous';
+  return (
+    <div className="space-y-6" data-testid="identification-result">
+      <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
+        <figure className="card overflow-hidden">
+          <img src={result.imageData} alt="Your photo" className="max-h-[28rem] w-full bg-slate-100 object-contain" />
+          <figcaption className="px-3 py-2 text-xs text-slate-500">Your photo</figcaption>
+        </figure>
+        <div className="space-y-4">
+          <section className={`card p-4 ${result.identified ? 'border-green-200 bg-green-50' : 'border-amber-200 bg-amber-50'}`} aria-labelledby="outcome-heading">
+            <h2 id="outcome-heading" className="text-xl font-bold text-slate-900">
+              {headline(result)}
+            </h2>
+            {result.identified && result.pin ? (
+              <div className="mt-2 space-y-1">
+                <p className="text-lg font-semibold">
+                  <Link to={`/pins/${result.pin.id}`} className="text-brand-700 hover:underline">
+                    {result.pin.name}
+                  </Link>
+                </p>
+                <p className="text-sm text-slate-700">
+                  {result.pin.organization?.name}
+                  {result.pin.year ? ` · ${result.pin.year}` : ''}
+                </p>
+                <RarityBadge rarity={result.pin.rarity} />
+                <p className="text-sm font-medium text-green-800">{result.confidence}% confidence</p>
+              </div>
+            ) : null}
+            <p className="mt-2 text-sm text-slate-700">{result.message}</p>
+            {result.serviceUnavailable ? (
+              <p className="mt-2 text-sm text-amber-800" role="status">
+                AI Service Temporarily Unavailable
+              </p>
+            ) : null}
+          </section>
+
+          <section className="card p-4" aria-labelledby="analysis-heading">
+            <h2 id="analysis-heading" className="text-base font-semibold text-slate-900">
+              Analysis
+            </h2>
+            <dl className="mt-2 space-y-2 text-sm">
+              <div>
+                <dt className="font-medium text-slate-500">Name</dt>
+                <dd className="text-slate-900">{result.analysis.name}</dd>
+              </div>
+              <div>
+                <dt className="font-medium text-slate-500">Description</dt>
+                <dd className="text-slate-900">{result.analysis.description}</dd>
+              </div>
+              {result.analysis.features.length ? (
+                <div>
+                  <dt className="font-medium text-slate-500">Features</dt>
+                  <dd>
+                    <ul className="list-disc pl-5 text-slate-900">
+                      {result.analysis.features.map((f) => (
+                        <li key={f}>{f}</li>
+                      ))}
+                    </ul>
+                  </dd>
+                </div>
+              ) : null}
+              <div>
+                <dt className="font-medium text-slate-500">Details</dt>
+                <dd className="text-slate-900">{result.analysis.analysis}</dd>
+              </div>
+              <div>
+                <dt className="font-medium text-slate-500">Analysis confidence</dt>
+                <dd className="text-slate-900">{result.analysis.confidence}%</dd>
+              </div>
+            </dl>
+          </section>
+
+          {result.identified && result.pin ? <AddToCollectionForm pinId={result.pin.id} signedIn={viewer.signedIn} lastResult={collectionResult} /> : null}
+        </div>
+      </div>
+
+      {result.similarPins.length ? (
+        <section aria-labelledby="similar-heading" className="space-y-3">
+          <h2 id="similar-heading" className="text-xl font-bold text-slate-900">
+            {ambiguous ? 'Choose your pin' : 'Similar Pins'}
+          </h2>
+          {ambiguous ? (
+            <p className="text-sm text-slate-700">These pins differ only in team name, year or colours. Compare them with yours and pick the one you have.</p>
+          ) : null}
+          <ul className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4">
+            {result.similarPins.map((s) => (
+              <li key={s.pin.id} className="card flex flex-col overflow-hidden" data-testid="similar-pin">
+                <Link to={`/pins/${s.pin.id}`} className="block">
+                  <div className="aspect-square bg-white">
+                    {s.pin.thumbnail ? (
+                      <img src={s.pin.thumbnail} alt={s.pin.name} width={320} height={320} loading="lazy" className="h-full w-full object-contain p-2" />
+                    ) : null}
+                  </div>
+                  <div className="space-y-1 p-3">
+                    <h3 className="line-clamp-2 text-sm font-semibold text-slate-900">{s.pin.name}</h3>
+                    {s.pin.organization ? <p className="truncate text-xs text-slate-500">{s.pin.organization.name}</p> : null}
+                    {s.pin.year ? <p className="text-xs text-slate-500">{s.pin.year}</p> : null}
+                    <p className="text-xs font-medium text-brand-700">{s.matchScore}% match</p>
+                  </div>
+                </Link>
+                {ambiguous ? (
+                  <Form method="post" className="mt-auto border-t border-slate-100 p-3">
+                    <input type="hidden" name="intent" value="choosePin" />
+                    <input type="hidden" name="identificationId" value={result.identificationId} />
+                    <input type="hidden" name="pinId" value={s.pin.id} />
+                    <button type="submit" className="btn-primary w-full" aria-label={`This is my pin: ${s.pin.name}`}>
+                      This is my pin
+                    </button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {!result.identified ? <NewPinSection result={result} viewer={viewer} lastResult={newPinResult} organizations={organizations} /> : null}
+
+      <PhotoTips />
+    </div>
+  );
+}
+
+function NewPinSection({ result, viewer, lastResult, organizations }: { result: Result; viewer: ViewerInfo; lastResult?: unknown; organizations: string[] }) {
+  if (!viewer.signedIn) {
+    return (
+      <section className="card p-4" aria-labelledby="new-pin-heading">
+        <h2 id="new-pin-heading" className="text-lg font-semibold text-slate-900">
+          Not in our database yet?
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">Vendors, team managers and admins can add new pins to the database. Sign in with such an account to add this one.</p>
+        <a href={`/api/login?redirectTo=${encodeURIComponent(`/identify?result=${result.identificationId}`)}`} className="btn-primary mt-3">
+          Sign in to add this pin
+        </a>
+      </section>
+    );
+  }
+  if (!viewer.canAddPins) {
+    return (
+      <section className="card p-4" aria-labelledby="new-pin-heading">
+        <h2 id="new-pin-heading" className="text-lg font-semibold text-slate-900">
+          Not in our database yet?
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">
+          Only vendors, team managers and admins can add new pins to the database. Ask one of them to add this pin, or browse the database to find it.
+        </p>
+        <Link to="/browse" className="btn-secondary mt-3">
+          Browse the pin database
+        </Link>
+      </section>
+    );
+  }
+  return <NewPinForm photoImageId={result.imageId} photoUrl={result.imageData} lastResult={lastResult} organizations={organizations} />;
+}
+
+/** Spec §5 'New pin': the photo just taken is the first of up to 5. */
+function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { photoImageId: string; photoUrl: string; lastResult?: unknown; organizations: string[] }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: 'new-pin',
+    lastResult: lastResult as SubmissionResult<string[]> | undefined,
+    defaultValue: { totalQuantity: '100' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPinSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  const remaining = MAX_PIN_PHOTOS - 1;
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'createPin';
+  const photoErrors = (lastResult as { error?: Record<string, string[] | null> } | undefined)?.error?.images;
+  return (
+    <section className="card p-4" aria-labelledby="new-pin-heading">
+      <h2 id="new-pin-heading" className="text-lg font-semibold text-slate-900">
+        Add this pin to the database
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">Your photo becomes the pin&apos;s first photo. The pin is added to your collection as owned, and it can be identified at once.</p>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 space-y-4">
+        <input type="hidden" name="intent" value="createPin" />
+        <input type="hidden" name="photoImageId" value={photoImageId} />
+        {form.errors?.length ? (
+          <p className="field-error" role="alert" id={form.errorId}>
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label className="label" htmlFor={fields.name.id}>
+              Pin name
+            </label>
+            <input {...getInputProps(fields.name, { type: 'text' })} key={fields.name.key} className="input" />
+            {fields.name.errors ? (
+              <p className="field-error" id={fields.name.errorId}>
+                {fields.name.errors[0]}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.organizationName.id}>
+              Organization
+            </label>
+            <input {...getInputProps(fields.organizationName, { type: 'text' })} key={fields.organizationName.key} list="organization-names" className="input" />
+            <datalist id="organization-names">
+              {organizations.map((o) => (
+                <option key={o} value={o} />
+              ))}
+            </datalist>
+            {fields.organizationName.errors ? (
+              <p className="field-error" id={fields.organizationName.errorId}>
+                {fields.organizationName.errors[0]}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.description.id}>
+            Description
+          </label>
+          <textarea {...getTextareaProps(fields.description)} key={fields.description.key} rows={3} className="input" />
+          {fields.description.errors ? (
+            <p className="field-error" id={fields.description.errorId}>
+              {fields.description.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <div>
+            <label className="label" htmlFor={fields.totalQuantity.id}>
+              Total quantity
+            </label>
+            <input {...getInputProps(fields.totalQuantity, { type: 'number' })} key={fields.totalQuantity.key} min={1} step={1} className="input" />
+            {fields.totalQuantity.errors ? (
+              <p className="field-error" id={fields.totalQuantity.errorId}>
+                {fields.totalQuantity.errors[0]}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.year.id}>
+              Year
+            </label>
+            <input {...getInputProps(fields.year, { type: 'number' })} key={fields.year.key} min={1900} max={new Date().getFullYear()} step={1} className="input" />
+            {fields.year.errors ? (
+              <p className="field-error" id={fields.year.errorId}>
+                {fields.year.errors[0]}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.event.id}>
+              Event
+            </label>
+            <input {...getInputProps(fields.event, { type: 'text' })} key={fields.event.key} className="input" />
+            {fields.event.errors ? (
+              <p className="field-error" id={fields.event.errorId}>
+                {fields.event.errors[0]}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <div>
+          <p className="label">Photos</p>
+          <div className="flex items-center gap-3">
+            <img src={`${photoUrl}?s=thumb`} alt="Photo 1 (your identification photo)" width={64} height={64} className="h-16 w-16 rounded border border-slate-200 object-cover" />
+            <span className="text-sm text-slate-600">Photo 1 of up to {MAX_PIN_PHOTOS}</span>
+          </div>
+          <label className="label mt-3" htmlFor="new-pin-more-photos">
+            More photos (up to {remaining})
+          </label>
+          <input
+            id="new-pin-more-photos"
+            name="images"
+            type="file"
+            accept="image/*"
+            multiple
+            className="input"
+            onChange={(event) => {
+              const input = event.currentTarget;
+              if (input.files && input.files.length > remaining) {
+                window.alert(`You can only add ${remaining} more photo(s). Maximum is ${MAX_PIN_PHOTOS} photos total.`);
+                input.value = '';
+              }
+            }}
+          />
+          {photoErrors?.length ? <p className="field-error">{photoErrors[0]}</p> : null}
+        </div>
+        <button type="submit" className="btn-primary" disabled={pending}>
+          {pending ? 'Adding pin...' : 'Add Pin to Database'}
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+import { parseWithZod } from '@conform-to/zod';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, useActionData, useLoaderData, useNavigate } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { getOptionalUser, hasRole } from '~/auth/user.server';
+import { IdentificationDetails, PhotoTips } from '~/components/identification-result';
+import { Identifier, RESULT_STORAGE_KEY, identificationToasts, requestFailureToast } from '~/components/identifier';
+import { newPinSchema } from '~/forms/pins';
+import { timeZoneFromRequest } from '~/services/achievements.server';
+import { badgeToasts, handleAddToCollection } from '~/services/collection-form.server';
+import { isAppError } from '~/services/errors';
+import { chooseIdentifiedPin, getIdentificationResult, identifyPin, limitIdentifyRate, readPhoto, type IdentificationResult } from '~/services/identification/identify.server';
+import { listOrganizations } from '~/services/organizations.server';
+import { createPin, PIN_CREATOR_ROLES } from '~/services/pins.server';
+import { MAX_PIN_PHOTOS } from '~/utils/constants';
+import { page, readFormData } from '~/utils/http.server';
+import { redirectWithToast } from '~/utils/toast.server';
+
+export const meta: MetaFunction = () => [{ title: 'Identify Your Pin · PinDex' }];
+
+/** The photo plus up to 4 more photos of a new pin, 5 MB each, and the form fields. */
+const MAX_FORM_BYTES = MAX_PIN_PHOTOS * 5 * 1024 * 1024 + 512 * 1024;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return page(async () => {
+    const user = await getOptionalUser(request);
+    const resultId = new URL(request.url).searchParams.get('result');
+    let result: IdentificationResult | null = null;
+    let missing = false;
+    if (resultId) {
+      try {
+        result = await getIdentificationResult(resultId);
+      } catch (error) {
+        if (!isAppError(error) || error.status !== 404) throw error;
+        missing = true;
+      }
+    }
+    const canAddPins = hasRole(user, PIN_CREATOR_ROLES);
+    const organizations = result && !result.identified && canAddPins ? (await listOrganizations()).map((o) => o.name) : [];
+    return json({ result, missing, viewer: { signedIn: !!user, canAddPins }, organizations }, { status: missing ? 404 : 200 });
+  });
+}
+
+type ActionData =
+  | { intent: 'identify'; error: { title: string; description?: string } }
+  | { intent: 'addToCollection'; lastResult: unknown }
+  | { intent: 'createPin'; lastResult: unknown }
+  | { intent: 'choosePin'; error: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const resultId = url.searchParams.get('result');
+  const here = resultId ? `/identify?result=${encodeURIComponent(resultId)}` : '/identify';
+  let formData: FormData;
+  try {
+    formData = await readFormData(request, MAX_FORM_BYTES);
+  } catch (error) {
+    const status = isAppError(error) ? error.status : 400;
+    return json<ActionData>({ intent: 'identify', error: requestFailureToast(status, isAppError(error) ? error.message : '') }, { status });
+  }
+  const intent = String(formData.get('intent') ?? 'identify');
+  const user = await getOptionalUser(request);
+
+  if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: here });
+
+  if (intent === 'choosePin') {
+    try {
+      const result = await chooseIdentifiedPin(user, formData.get('identificationId'), formData.get('pinId'));
+      return redirectWithToast(`/identify?result=${encodeURIComponent(result.identificationId)}`, {
+        title: 'Pin Identified!',
+        description: result.pin ? `You chose ${result.pin.name}.` : undefined,
+        variant: 'success',
+      });
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) return json<ActionData>({ intent: 'choosePin', error: error.message }, { status: error.status });
+      throw error;
+    }
+  }
+
+  if (intent === 'createPin') return createPinFromIdentification(request, formData, user);
+
+  // identify: the file form of the identifier (no JavaScript)
+  try {
+    await limitIdentifyRate((context as { clientIp?: string }).clientIp);
+    const photo = await readPhoto(formData.get('image'));
+    const result = await identifyPin(user, photo, { timeZone: timeZoneFromRequest(request) });
+    const [first, ...rest] = identificationToasts(result);
+    return redirectWithToast(`/identify?result=${encodeURIComponent(result.identificationId)}`, { ...first, more: rest });
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) {
+      return json<ActionData>({ intent: 'identify', error: requestFailureToast(error.status, error.message) }, { status: error.status, headers: error.headers });
+    }
+    console.error(error);
+    return json<ActionData>({ intent: 'identify', error: requestFailureToast(500, '') }, { status: 500 });
+  }
+}
+
+async function createPinFromIdentification(request: Request, formData: FormData, user: Awaited<ReturnType<typeof getOptionalUser>>) {
+  const submission = parseWithZod(formData, { schema: newPinSchema });
+  if (submission.status !== 'success') return json<ActionData>({ intent: 'createPin', lastResult: submission.reply() }, { status: 400 });
+  const photoImageId = String(formData.get('photoImageId') ?? '');
+  const files = formData.getAll('images').filter((f): f is File => f instanceof File && f.size > 0);
+  const photos: (string | Blob)[] = [...(photoImageId ? [`/images/${photoImageId}`] : []), ...files];
+  if (photos.length > MAX_PIN_PHOTOS) {
+    const remaining = MAX_PIN_PHOTOS - (photoImageId ? 1 : 0);
+    const message = `You can only add ${remaining} more photo(s). Maximum is ${MAX_PIN_PHOTOS} photos total.`;
+    return json<ActionData>({ intent: 'createPin', lastResult: submission.reply({ fieldErrors: { images: [message] } }) }, { status: 400 });
+  }
+  const v = submission.value;
+  try {
+    const pin = await createPin(user, {
+      name: v.name,
+      description: v.description,
+      organizationName: v.organizationName,
+      totalQuantity: v.totalQuantity,
+      year: v.year ?? null,
+      event: v.event ?? null,
+      teamId: v.teamId ?? null,
+      images: photos,
+      primaryPhotoIndex: 0,
+    });
+    return redirectWithToast(`/pins/${pin.id}`, {
+      title: 'Pin Added',
+      description: `${pin.name} is now in the database and in your collection.`,
+      variant: 'success',
+      more: badgeToasts(pin.newlyUnlockedBadges ?? []),
+    });
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) {
+      const fieldErrors = error.issues;
+      return json<ActionData>(
+        { intent: 'createPin', lastResult: submission.reply({ formErrors: fieldErrors ? [] : [error.message], fieldErrors }) },
+        { status: error.status },
+      );
+    }
+    console.error(error);
+    return json<ActionData>({ intent: 'createPin', lastResult: submission.reply({ formErrors: ['Failed to Create Pin. Please try again.'] }) }, { status: 500 });
+  }
+}
+
+export default function IdentifyPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const navigate = useNavigate();
+  const [stored, setStored] = useState<IdentificationResult | null>(null);
+
+  // the home page's 'View Full Results' hands the result over in session storage
+  useEffect(() => {
+    if (data.result) return;
+    let raw: string | null = null;
+    try {
+      raw = sessionStorage.getItem(RESULT_STORAGE_KEY);
+      if (raw) sessionStorage.removeItem(RESULT_STORAGE_KEY);
+    } catch {
+      return;
+    }
+    if (!raw) return;
+    try {
+      const parsed = JSON.parse(raw) as IdentificationResult;
+      if (!parsed || typeof parsed !== 'object' || !parsed.analysis) return;
+      setStored(parsed);
+      // the stored row renders on the server from here on (forms post back to this URL)
+      if (parsed.identificationId) navigate(`/identify?result=${encodeURIComponent(parsed.identificationId)}`, { replace: true });
+    } catch {
+      // not ours: ignore
+    }
+  }, [data.result, navigate]);
+
+  const result = (data.result as IdentificationResult | null) ?? stored;
+  const identifyError = actionData && actionData.intent === 'identify' ? actionData.error : null;
+  const chooseError = actionData && actionData.intent === 'choosePin' ? actionData.error : null;
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-3xl font-bold text-slate-900">Identify Your Pin</h1>
+        <p className="mt-1 text-slate-600">Take a photo or upload one: we match it against every pin in our database.</p>
+      </header>
+
+      {identifyError ? (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <p className="font-semibold">{identifyError.title}</p>
+          {identifyError.description ? <p>{identifyError.description}</p> : null}
+        </div>
+      ) : null}
+      {chooseError ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          {chooseError}
+        </p>
+      ) : null}
+      {data.missing ? (
+        <p role="alert" className="card p-4 text-slate-700">
+          This identification result is no longer available. Identify your pin again below.
+        </p>
+      ) : null}
+
+      {result ? (
+        <>
+          <IdentificationDetails
+            result={result}
+            viewer={data.viewer}
+            collectionResult={actionData?.intent === 'addToCollection' ? actionData.lastResult : undefined}
+            newPinResult={actionData?.intent === 'createPin' ? actionData.lastResult : undefined}
+            organizations={data.organizations}
+          />
+          <section aria-labelledby="again-heading" className="max-w-xl space-y-3">
+            <h2 id="again-heading" className="text-xl font-bold text-slate-900">
+              Identify another pin
+            </h2>
+            <Identifier mode="page" />
+          </section>
+        </>
+      ) : (
+        <div className="grid gap-6 md:grid-cols-2">
+          <div className="space-y-3">
+            <Identifier mode="page" />
+            <p className="text-sm text-slate-600">
+              Looking for something specific?{' '}
+              <Link to="/browse" className="font-medium text-brand-700 hover:underline">
+                Browse the pin database
+              </Link>
+            </p>
+          </div>
+          <PhotoTips />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,798 @@
+// PinDex visual pin-identification engine.
+//
+// Pipeline per query photo:
+//  1. decode + ORB keypoints (OpenCV WASM)
+//  2. shortlist: each query descriptor is compared only with the reference descriptors of its visual word
+//     (two-level k-majority vocabulary, built lazily from the index and rebuilt when it grows 4x); per image
+//     ratio-tested nearest neighbours are votes and, at the same time, tentative correspondences
+//  3. geometric verification of the best-voted images: RANSAC homography (OpenCV), inlier count
+//  4. fine check: warp the photo onto each surviving reference and compare colours/text area pixel-wise
+//     (after a per-channel gain/offset fit), which separates near-identical family members and rejects
+//     text-only variants that are not in the catalogue; look-alike pins "duel" on the pixels where their
+//     references differ (reference-to-reference homography), the loser of a close duel makes the answer ambiguous
+//  5. decision + confidence (thresholds fitted on the public benchmark set as a whole)
+import { getCV, type CV } from "./opencv.server";
+import {
+  decodeFeatures,
+  decodeRGB,
+  extractFeaturesImpl,
+  runOrb,
+  toGray,
+  THUMB_SIDE,
+  type RawImage,
+} from "./features.server";
+import { asWords, hamming, Vocabulary } from "./vocab.server";
+
+export type PinFeatures = Uint8Array;
+
+export async function extractFeatures(image: Buffer): Promise<PinFeatures> {
+  return extractFeaturesImpl(image);
+}
+
+export interface MatchResult {
+  best: { pinId: string; confidence: number } | null;
+  candidates: { pinId: string; score: number }[];
+  reason: "match" | "no_match" | "ambiguous";
+  timings?: Record<string, number>;
+}
+
+export interface CandidateDebug {
+  imageId: string;
+  pinId: string;
+  bow: number;
+  bowRank: number;
+  matches: number;
+  inliers: number;
+  resid?: number;
+  tileP90?: number;
+  tileMax?: number;
+  localMax?: number;
+  wins?: number;
+  margin?: number;
+  duelErr?: number;
+  winner?: boolean;
+  holes?: number;
+  residTrim?: number;
+}
+
+interface Entry {
+  imageId: string;
+  pinId: string;
+  width: number;
+  height: number;
+  points: Float32Array;
+  desc: Uint32Array;
+  hull: Float32Array;
+  thumb: Uint8Array;
+  words: Uint16Array | null;
+  vocabVersion: number;
+  slot: number;
+}
+
+class Postings {
+  data = new Int32Array(16);
+  n = 0; // number of pairs
+  push(slot: number, i: number): void {
+    if (this.n * 2 + 2 > this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.n * 2] = slot;
+    this.data[this.n * 2 + 1] = i;
+    this.n++;
+  }
+}
+
+// ---- tunables (fitted on the public benchmark set as a whole) ----
+const QUERY_SIDE = 1024;
+const QUERY_FEATURES = 2000;
+const SHORTLIST_IMAGES = 8;
+const RATIO = 0.8;
+const MAX_HAMMING = 64;
+const ACCEPT_HAMMING = 50;
+const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
+const RANSAC_PX = 8;
+const MIN_INLIERS = 12;
+const FINE_MAX = 6;
+const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
+const PAIR_MIN_AREA = 12;
+const PLAUSIBLE_FACTOR = 1.4;
+const PLAUSIBLE_ADD = 4;
+// Acceptance rule (fitted on the public benchmark as a whole, not per query):
+//   inliers >= ACCEPT_INLIERS and aligned colour residual <= ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (inliers - ACCEPT_INLIERS)
+const ACCEPT_INLIERS = 18;
+const ACCEPT_RESID = 10;
+const ACCEPT_RESID_PER_INLIER = 0.5;
+const AMBIGUOUS_MARGIN = 0.05; // relative error gap required to prefer one look-alike pin over another
+const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue // summed RGB difference marking pixels where two references differ
+
+export class VisualIndex {
+  private entries = new Map<string, Entry>();
+  private vocab: Vocabulary | null = null;
+  private vocabVersion = 0;
+  private vocabBuiltAt = 0; // descriptor count at build time
+  private postings: Postings[] = []; // word -> (entry slot, descriptor index)
+  private slots: (Entry | null)[] = [];
+  private thumbCache = new Map<string, RawImage & { pin: Uint8Array }>();
+
+  add(entry: { imageId: string; pinId: string; features: PinFeatures }): void {
+    if (this.entries.has(entry.imageId)) this.removeImage(entry.imageId);
+    const f = decodeFeatures(entry.features);
+    const e: Entry = {
+      imageId: entry.imageId,
+      pinId: entry.pinId,
+      width: f.width,
+      height: f.height,
+      points: f.points,
+      desc: asWords(f.desc),
+      hull: f.hull,
+      thumb: f.thumb,
+      words: null,
+      vocabVersion: -1,
+      slot: this.slots.length,
+    };
+    this.slots.push(e);
+    this.entries.set(e.imageId, e);
+    if (this.vocab) this.indexEntry(e);
+  }
+
+  removeImage(imageId: string): void {
+    const e = this.entries.get(imageId);
+    if (!e) return;
+    this.slots[e.slot] = null; // postings of dead slots are skipped, and dropped at the next rebuild
+    this.entries.delete(imageId);
+    this.thumbCache.delete(imageId);
+  }
+
+  removePin(pinId: string): void {
+    for (const e of [...this.entries.values()]) if (e.pinId === pinId) this.removeImage(e.imageId);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private totalDescriptors(): number {
+    let t = 0;
+    for (const e of this.entries.values()) t += e.desc.length / 8;
+    return t;
+  }
+
+  private indexEntry(e: Entry): void {
+    if (!this.vocab) return;
+    e.words = this.vocab.quantize(e.desc);
+    e.vocabVersion = this.vocabVersion;
+    for (let i = 0; i < e.words.length; i++) this.postings[e.words[i]].push(e.slot, i);
+  }
+
+  /** Builds (or rebuilds, when the index has grown a lot) the vocabulary and posting lists. */
+  private ensureVocab(): void {
+    const total = this.totalDescriptors();
+    if (this.vocab && total <= this.vocabBuiltAt * 4 + 20000) return;
+    const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
+    this.vocab = Vocabulary.build([...this.entries.values()].map((e) => e.desc), branch);
+    this.vocabVersion++;
+    this.vocabBuiltAt = total;
+    this.slots = [];
+    this.postings = Array.from({ length: this.vocab.size }, () => new Postings());
+    for (const e of this.entries.values()) {
+      e.slot = this.slots.length;
+      this.slots.push(e);
+      this.indexEntry(e);
+    }
+  }
+
+  private async thumbOf(e: Entry): Promise<RawImage & { pin: Uint8Array }> {
+    const c = this.thumbCache.get(e.imageId);
+    if (c) return c;
+    const raw = await decodeRGB(e.thumb, THUMB_SIDE);
+    const img = { ...raw, pin: pinMask(raw) };
+    if (this.thumbCache.size > 64) {
+      const first = this.thumbCache.keys().next().value;
+      if (first !== undefined) this.thumbCache.delete(first);
+    }
+    this.thumbCache.set(e.imageId, img);
+    return img;
+  }
+
+  /** `debug` (optional) receives per-candidate diagnostics; used by the benchmark only. */
+  async match(photo: Buffer, opts?: { limit?: number; debug?: CandidateDebug[] }): Promise<MatchResult> {
+    const limit = Math.max(1, Math.min(5, opts?.limit ?? 5));
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (name: string) => {
+      const n = performance.now();
+      timings[name] = Math.round((n - t) * 10) / 10;
+      t = n;
+    };
+    const cv = await getCV();
+    lap("init");
+    const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE);
+    lap("decode");
+    const gray = toGray(img);
+    const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: 8 });
+    const qDesc = asWords(orb.desc);
+    const qn = qDesc.length / 8;
+    lap("orb");
+    if (this.entries.size === 0 || qn < 8) {
+      return { best: null, candidates: [], reason: "no_match", timings };
+    }
+    this.ensureVocab();
+    const vocab = this.vocab as Vocabulary;
+    const qWords = vocab.quantize(qDesc);
+    // approximate nearest neighbours inside each visual word: per (query descriptor, image) keep best and
+    // second-best distance; accepted pairs (absolute + ratio test) are tentative correspondences.
+    const perImage = new Map<number, number[]>(); // slot -> [qIdx, refIdx, ...]
+    const bestBySlot = new Int32Array(this.slots.length);
+    const secBySlot = new Int32Array(this.slots.length);
+    const refBySlot = new Int32Array(this.slots.length);
+    const touched: number[] = [];
+    for (let j = 0; j < qn; j++) {
+      const p = this.postings[qWords[j]];
+      if (!p) continue;
+      const pd = p.data;
+      for (let k = 0; k < p.n; k++) {
+        const slot = pd[k * 2];
+        const e = this.slots[slot];
+        if (!e) continue;
+        const ri = pd[k * 2 + 1];
+        const d = hamming(qDesc, j, e.desc, ri);
+        if (d > MAX_HAMMING) continue;
+        if (bestBySlot[slot] === 0) {
+          touched.push(slot);
+          bestBySlot[slot] = d + 1;
+          secBySlot[slot] = 999;
+          refBySlot[slot] = ri;
+        } else if (d + 1 < bestBySlot[slot]) {
+          secBySlot[slot] = bestBySlot[slot];
+          bestBySlot[slot] = d + 1;
+          refBySlot[slot] = ri;
+        } else if (d + 1 < secBySlot[slot]) secBySlot[slot] = d + 1;
+      }
+      for (const slot of touched) {
+        const b = bestBySlot[slot] - 1;
+        if (b <= ACCEPT_HAMMING && b + 1 < RATIO * secBySlot[slot]) {
+          let arr = perImage.get(slot);
+          if (!arr) perImage.set(slot, (arr = []));
+          arr.push(j, refBySlot[slot]);
+        }
+        bestBySlot[slot] = 0;
+      }
+      touched.length = 0;
+    }
+    const ranked = [...perImage.entries()]
+      .map(([slot, arr]) => ({ e: this.slots[slot] as Entry, arr, votes: arr.length / 2 }))
+      .sort((a, b) => b.votes - a.votes);
+    lap("shortlist");
+
+    // geometric verification
+    const topVotes = ranked[0]?.votes ?? 0;
+    const shortlist = ranked.slice(0, SHORTLIST_IMAGES).filter((r) => r.votes >= 6 && r.votes >= topVotes * 0.15);
+    interface Verified {
+      e: Entry;
+      bow: number;
+      bowRank: number;
+      matches: number;
+      inliers: number;
+      H: number[] | null;
+      resid?: number;
+      tileP90?: number;
+      tileMax?: number;
+      localMax?: number;
+      holes?: number;
+      residTrim?: number;
+      al?: Aligned;
+    }
+    const verified: Verified[] = [];
+    shortlist.forEach((s, rank) => {
+      const v = verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height);
+      verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes });
+    });
+    verified.sort((a, b) => b.inliers - a.inliers);
+    lap("verify");
+
+    // fine comparison for the strongest geometric candidates
+    const bestInl = verified[0]?.inliers ?? 0;
+    const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
+    if (fine.length > 0) {
+      const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
+      qMat.data.set(img.data);
+      try {
+        for (const v of fine) {
+          const thumb = await this.thumbOf(v.e);
+          const r = compareAligned(cv, qMat, img, v.H as number[], v.e, thumb);
+          if (!r) continue;
+          v.al = r;
+          v.resid = r.resid;
+          v.tileP90 = r.tileP90;
+          v.tileMax = r.tileMax;
+          v.localMax = r.localMax;
+          v.residTrim = r.residTrim;
+        }
+      } finally {
+        qMat.delete();
+      }
+    }
+    // best aligned image per pin; pins that look alike duel on the pixels where their references differ
+    const alignedPins = new Map<string, Verified>();
+    for (const v of fine) {
+      if (!v.al) continue;
+      const cur = alignedPins.get(v.e.pinId);
+      if (!cur || (v.resid ?? 99) < (cur.resid ?? 99)) alignedPins.set(v.e.pinId, v);
+    }
+    const plist = [...alignedPins.values()].sort((x, y) => (x.resid ?? 99) - (y.resid ?? 99));
+    const r0 = plist[0]?.resid ?? 99;
+    const i0 = Math.max(0, ...plist.map((v) => v.inliers));
+    const plausible = plist
+      .filter((v) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD && v.inliers >= i0 * 0.4)
+      .slice(0, 4);
+    const wins = new Map<Verified, number>();
+    const margin = new Map<Verified, number>();
+    const duelErr = new Map<Verified, number>();
+    for (const v of plausible) {
+      wins.set(v, 0);
+      margin.set(v, 1);
+      duelErr.set(v, 0);
+    }
+    for (let i = 0; i < plausible.length; i++) {
+      for (let j = i + 1; j < plausible.length; j++) {
+        const A = plausible[i], Bv = plausible[j];
+        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e);
+        if (p.area < PAIR_MIN_AREA) {
+          margin.set(A, 0);
+          margin.set(Bv, 0);
+          continue;
+        }
+        const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
+        const w = rel >= 0 ? A : Bv;
+        const l = rel >= 0 ? Bv : A;
+        wins.set(w, (wins.get(w) ?? 0) + 1);
+        margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
+        margin.set(l, 0);
+        duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
+      }
+    }
+    const ordered = [...plausible].sort(
+      (x, y) => (wins.get(y) ?? 0) - (wins.get(x) ?? 0) || (x.resid ?? 99) - (y.resid ?? 99),
+    );
+    const winner = ordered[0];
+    lap("fine");
+
+    if (opts?.debug) {
+      for (const v of verified)
+        opts.debug.push({
+          imageId: v.e.imageId,
+          pinId: v.e.pinId,
+          bow: v.bow,
+          bowRank: v.bowRank,
+          matches: v.matches,
+          inliers: v.inliers,
+          resid: v.resid,
+          tileP90: v.tileP90,
+          tileMax: v.tileMax,
+          localMax: v.localMax,
+          wins: wins.get(v),
+          margin: margin.get(v),
+          duelErr: duelErr.get(v),
+          winner: v === winner,
+          holes: v.holes,
+          residTrim: v.residTrim,
+        });
+    }
+
+    // candidates: duel order first, then the remaining pins by geometric/colour score
+    const pinBest = new Map<string, Verified>();
+    for (const v of verified) {
+      const cur = pinBest.get(v.e.pinId);
+      if (!cur || pinScore(v) > pinScore(cur)) pinBest.set(v.e.pinId, v);
+    }
+    const rest = [...pinBest.values()]
+      .filter((v) => !ordered.some((o) => o.e.pinId === v.e.pinId))
+      .sort((x, y) => pinScore(y) - pinScore(x));
+    const all = [...ordered, ...rest];
+    let prev = 101;
+    const candidates = all.slice(0, limit).map((v) => {
+      const sc = Math.min(prev, Math.round(pinScore(v)));
+      prev = sc;
+      return { pinId: v.e.pinId, score: sc };
+    });
+    const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
+    if (!winner) return { best: null, candidates: unsure(), reason: "no_match", timings };
+    const resid = winner.resid ?? 99;
+    const allowed = ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (winner.inliers - ACCEPT_INLIERS);
+    if (winner.inliers < ACCEPT_INLIERS || resid > allowed) {
+      return { best: null, candidates: unsure(), reason: "no_match", timings };
+    }
+    const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
+    if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
+      return { best: null, candidates: unsure(), reason: "ambiguous", timings };
+    }
+    if ((duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) {
+      return { best: null, candidates: unsure(), reason: "no_match", timings };
+    }
+    const confidence = calibratedConfidence(winner.inliers, resid, allowed, plausible.length > 1 ? m : 1);
+    const out = candidates.filter((c) => c.pinId !== winner.e.pinId).map((c) => ({ pinId: c.pinId, score: Math.min(c.score, confidence - 1) }));
+    out.unshift({ pinId: winner.e.pinId, score: confidence });
+    return { best: { pinId: winner.e.pinId, confidence }, candidates: out.slice(0, limit), reason: "match", timings };
+  }
+}
+
+/** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
+function calibratedConfidence(inliers: number, resid: number, allowed: number, margin: number): number {
+  const g = Math.min(1, (inliers - ACCEPT_INLIERS) / 80);
+  const f = Math.max(0, Math.min(1, (allowed - resid) / Math.max(allowed, 1)));
+  const d = Math.min(1, margin / 0.5);
+  return Math.max(50, Math.min(99, Math.round(50 + 49 * (0.4 * g + 0.4 * f + 0.2 * d))));
+}
+
+function pinScore(v: { inliers: number; resid?: number }): number {
+  const g = Math.min(1, v.inliers / 60);
+  const f = v.resid === undefined ? 0.3 : Math.max(0, 1 - v.resid / 40);
+  return 100 * (0.4 * g + 0.6 * f);
+}
+
+/**
+ * Share of the reference's feature-rich cells (4x4 grid over the pin) that are visible in the photo but got
+ * no inlier at all. Text-only variants (other team name / year) leave the text cells empty.
+ */
+function coverageHoles(e: Entry, H: number[], inlierRef: number[], qW: number, qH: number): number {
+  const G = 4;
+  const kp = new Int32Array(G * G), hit = new Int32Array(G * G);
+  const cell = (i: number) => {
+    const x = e.points[i * 2] / e.width, y = e.points[i * 2 + 1] / e.height;
+    return Math.min(G - 1, Math.floor(y * G)) * G + Math.min(G - 1, Math.floor(x * G));
+  };
+  const Hi = invert3(H); // reference -> photo
+  const n = e.points.length / 2;
+  for (let i = 0; i < n; i++) {
+    const x = e.points[i * 2], y = e.points[i * 2 + 1];
+    const w = Hi[6] * x + Hi[7] * y + Hi[8];
+    const qx = (Hi[0] * x + Hi[1] * y + Hi[2]) / w, qy = (Hi[3] * x + Hi[4] * y + Hi[5]) / w;
+    if (qx < 0 || qy < 0 || qx >= qW || qy >= qH) continue;
+    kp[cell(i)]++;
+  }
+  for (const i of inlierRef) hit[cell(i)]++;
+  let rich = 0, holes = 0;
+  for (let c = 0; c < G * G; c++) {
+    if (kp[c] < 12) continue;
+    rich++;
+    if (hit[c] === 0) holes++;
+  }
+  return rich ? holes / rich : 0;
+}
+
+function verifyPairs(
+  cv: CV,
+  pairs: number[],
+  qPts: Float32Array,
+  e: Entry,
+  qW: number,
+  qH: number,
+): { matches: number; inliers: number; H: number[] | null; holes?: number } {
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    const j = pairs[k], i = pairs[k + 1];
+    src.push(qPts[j * 2], qPts[j * 2 + 1]);
+    dst.push(e.points[i * 2], e.points[i * 2 + 1]);
+  }
+  const m = src.length / 2;
+  if (m < 6) return { matches: m, inliers: 0, H: null };
+  const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
+  const dstMat = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
+  let H: InstanceType<CV["Mat"]> | null = null;
+  try {
+    H = cv.findHomography(srcMat, dstMat, cv.RANSAC, RANSAC_PX, mask, 1000, 0.995);
+    if (!H || H.rows !== 3) return { matches: m, inliers: 0, H: null };
+    let inl = 0;
+    const inlierRef: number[] = [];
+    for (let i = 0; i < m; i++)
+      if (mask.data[i]) {
+        inl++;
+        inlierRef.push(pairs[i * 2 + 1]);
+      }
+    const h = Array.from(H.data64F);
+    // reject degenerate / mirrored homographies
+    const det = h[0] * h[4] - h[1] * h[3];
+    if (!(det > 1e-4 && det < 1e4) || Math.abs(h[6]) > 0.01 || Math.abs(h[7]) > 0.01) return { matches: m, inliers: 0, H: null };
+    return { matches: m, inliers: inl, H: h, holes: coverageHoles(e, h, inlierRef, qW, qH) };
+  } finally {
+    srcMat.delete();
+    dstMat.delete();
+    mask.delete();
+    H?.delete();
+  }
+}
+
+interface Aligned {
+  W: number;
+  H: number;
+  M: number[]; // query -> thumbnail frame
+  q: Uint8Array; // blurred warped query RGB
+  r: Uint8Array; // blurred reference RGB
+  mask: Uint8Array; // 1 = inside pin and inside photo
+  a: number[];
+  b: number[];
+  resid: number;
+  residTrim: number;
+  tileP90: number;
+  tileMax: number;
+  localMax: number; // worst tile after a per-tile colour fit (text / art differences survive, lighting does not)
+}
+
+function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]): { a: number[]; b: number[]; n: number } {
+  const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
+  let cnt = 0;
+  const visit = (i: number) => {
+    cnt++;
+    for (let c = 0; c < 3; c++) {
+      const rv = r[i * 3 + c], qv = q[i * 3 + c];
+      sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
+    }
+  };
+  if (idx) for (const i of idx) visit(i);
+  else for (let i = 0; i < mask.length; i++) if (mask[i]) visit(i);
+  const a = [1, 1, 1], b = [0, 0, 0];
+  if (cnt < 2) return { a, b, n: cnt };
+  for (let c = 0; c < 3; c++) {
+    const mr = sr[c] / cnt, mq = sq[c] / cnt;
+    const vr = srr[c] / cnt - mr * mr;
+    const cov = srq[c] / cnt - mr * mq;
+    a[c] = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1;
+    b[c] = mq - a[c] * mr;
+  }
+  return { a, b, n: cnt };
+}
+
+/**
+ * Pin silhouette in a reference thumbnail: everything not reachable from the border through
+ * near-white background pixels (keeps white enamel enclosed by the metal outline, drops the
+ * background between star points, pennant tails etc.), eroded by a few pixels.
+ */
+function pinMask(img: RawImage): Uint8Array {
+  const { data, width: W, height: H } = img;
+  const n = W * H;
+  const bg = new Uint8Array(n);
+  const isBg = (i: number) => {
+    const r = data[i * 3], g = data[i * 3 + 1], b = data[i * 3 + 2];
+    const mx = Math.max(r, g, b), mn = Math.min(r, g, b);
+    return mn > 175 && mx - mn < 30;
+  };
+  const stack: number[] = [];
+  for (let x = 0; x < W; x++) stack.push(x, (H - 1) * W + x);
+  for (let y = 0; y < H; y++) stack.push(y * W, y * W + W - 1);
+  while (stack.length) {
+    const i = stack.pop() as number;
+    if (bg[i] || !isBg(i)) continue;
+    bg[i] = 1;
+    const x = i % W, y = (i - x) / W;
+    if (x > 0) stack.push(i - 1);
+    if (x < W - 1) stack.push(i + 1);
+    if (y > 0) stack.push(i - W);
+    if (y < H - 1) stack.push(i + W);
+  }
+  // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
+  const R = 3;
+  const pin = new Uint8Array(n);
+  for (let y = R; y < H - R; y++)
+    for (let x = R; x < W - R; x++) {
+      const i = y * W + x;
+      if (bg[i] || bg[i - R] || bg[i + R] || bg[i - R * W] || bg[i + R * W]) continue;
+      pin[i] = 1;
+    }
+  return pin;
+}
+
+function compareAligned(
+  cv: CV,
+  qMat: InstanceType<CV["Mat"]>,
+  q: RawImage,
+  H: number[],
+  e: Entry,
+  thumb: RawImage & { pin: Uint8Array },
+): Aligned | null {
+  const W = thumb.width, Hh = thumb.height;
+  const s = W / e.width;
+  const M = [H[0] * s, H[1] * s, H[2] * s, H[3] * s, H[4] * s, H[5] * s, H[6], H[7], H[8]];
+  const Mm = cv.matFromArray(3, 3, cv.CV_64FC1, M);
+  const warped = new cv.Mat();
+  const ones = new cv.Mat(q.height, q.width, cv.CV_8UC1, new cv.Scalar(255));
+  const valid = new cv.Mat();
+  const blurQ = new cv.Mat();
+  const refMat = new cv.Mat(Hh, W, cv.CV_8UC3);
+  refMat.data.set(thumb.data);
+  const blurR = new cv.Mat();
+  const dsize = new cv.Size(W, Hh);
+  try {
+    cv.warpPerspective(qMat, warped, Mm, dsize, cv.INTER_AREA, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
+    cv.warpPerspective(ones, valid, Mm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
+    const ksize = new cv.Size(5, 5);
+    cv.GaussianBlur(warped, blurQ, ksize, 1.2);
+    cv.GaussianBlur(refMat, blurR, ksize, 1.2);
+    const n = W * Hh;
+    const qd = new Uint8Array(blurQ.data), rd = new Uint8Array(blurR.data);
+    const vm = valid.data, hm = thumb.pin;
+    const mask = new Uint8Array(n);
+    let cnt = 0;
+    for (let i = 0; i < n; i++) if (hm[i] && vm[i] === 255) { mask[i] = 1; cnt++; }
+    if (cnt < 200) return null;
+    const { a, b } = fitGains(qd, rd, mask);
+    const G = 8;
+    const tileIdx: number[][] = Array.from({ length: G * G }, () => []);
+    const tileSum = new Float64Array(G * G);
+    let tot = 0;
+    for (let y = 0; y < Hh; y++) {
+      const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if (!mask[i]) continue;
+        let r = 0;
+        for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (a[c] * rd[i * 3 + c] + b[c]));
+        r /= 3;
+        tot += r;
+        const t = ty * G + Math.min(G - 1, Math.floor((x / W) * G));
+        tileSum[t] += r;
+        tileIdx[t].push(i);
+      }
+    }
+    // trimmed residual: mean of the best 75% of pixels (glare and dangling parts affect a minority)
+    const hist = new Int32Array(256);
+    for (let i = 0; i < n; i++) {
+      if (!mask[i]) continue;
+      let r = 0;
+      for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (a[c] * rd[i * 3 + c] + b[c]));
+      hist[Math.min(255, Math.round(r / 3))]++;
+    }
+    let keep = Math.floor(cnt * 0.75), sumT = 0, nT = 0;
+    for (let v = 0; v < 256 && keep > 0; v++) {
+      const take = Math.min(keep, hist[v]);
+      sumT += take * v;
+      nT += take;
+      keep -= take;
+    }
+    const residTrim = nT ? sumT / nT : 99;
+    const tiles: number[] = [];
+    const local: number[] = [];
+    for (let k = 0; k < G * G; k++) {
+      const idx = tileIdx[k];
+      if (idx.length < 300) continue;
+      tiles.push(tileSum[k] / idx.length);
+      const f = fitGains(qd, rd, mask, idx);
+      let r = 0;
+      for (const i of idx)
+        for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (f.a[c] * rd[i * 3 + c] + f.b[c]));
+      local.push(r / (3 * idx.length));
+    }
+    tiles.sort((x, y) => x - y);
+    local.sort((x, y) => x - y);
+    return {
+      W, H: Hh, M, q: qd, r: rd, mask, a, b,
+      resid: tot / cnt,
+      residTrim,
+      tileP90: tiles.length ? tiles[Math.floor(tiles.length * 0.9)] : 99,
+      tileMax: tiles.length ? tiles[tiles.length - 1] : 99,
+      localMax: local.length ? local[local.length - 1] : 99,
+    };
+  } finally {
+    Mm.delete();
+    warped.delete();
+    ones.delete();
+    valid.delete();
+    blurQ.delete();
+    refMat.delete();
+    blurR.delete();
+  }
+}
+
+function invert3(m: number[]): number[] {
+  const [a, b, c, d, e, f, g, h, i] = m;
+  const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  const k = 1 / det;
+  return [A * k, -(b * i - c * h) * k, (b * f - c * e) * k, B * k, (a * i - c * g) * k, -(a * f - c * d) * k, C * k, -(a * h - b * g) * k, (a * e - b * d) * k];
+}
+function mul3(x: number[], y: number[]): number[] {
+  const o = new Array<number>(9).fill(0);
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) o[r * 3 + c] += x[r * 3 + k] * y[k * 3 + c];
+  return o;
+}
+
+/**
+ * Pairwise test between two aligned candidates A and B: B's reference is brought into A's frame, the
+ * pixels where the two references differ (text, year, colours) are compared with the photo.
+ * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
+ */
+/** Homography reference B -> reference A (reference frames), from their own ORB features. */
+function refToRef(cv: CV, a: Entry, b: Entry): number[] | null {
+  const an = a.desc.length / 8, bn = b.desc.length / 8;
+  const pairs: number[] = [];
+  for (let i = 0; i < bn; i++) {
+    let best = 999, sec = 999, bj = -1;
+    for (let j = 0; j < an; j++) {
+      const d = hamming(b.desc, i, a.desc, j);
+      if (d < sec) {
+        if (d < best) { sec = best; best = d; bj = j; } else sec = d;
+      }
+    }
+    if (bj >= 0 && best <= ACCEPT_HAMMING && best < RATIO * sec) pairs.push(i, bj);
+  }
+  if (pairs.length < 24) return null;
+  const src: number[] = [], dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    src.push(b.points[pairs[k] * 2], b.points[pairs[k] * 2 + 1]);
+    dst.push(a.points[pairs[k + 1] * 2], a.points[pairs[k + 1] * 2 + 1]);
+  }
+  const m = src.length / 2;
+  const sm = cv.matFromArray(m, 1, cv.CV_32FC2, src);
+  const dm = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
+  let H: InstanceType<CV["Mat"]> | null = null;
+  try {
+    H = cv.findHomography(sm, dm, cv.RANSAC, 3, mask, 1000, 0.995);
+    if (!H || H.rows !== 3) return null;
+    let inl = 0;
+    for (let i = 0; i < m; i++) if (mask.data[i]) inl++;
+    if (inl < 20) return null;
+    return Array.from(H.data64F);
+  } finally {
+    sm.delete();
+    dm.delete();
+    mask.delete();
+    H?.delete();
+  }
+}
+
+const refPairCache = new Map<string, number[] | null>();
+
+function pairwise(cv: CV, A: Aligned, B: Aligned, eA: Entry, eB: Entry): { errA: number; errB: number; area: number } {
+  // thumbnail B -> thumbnail A: direct reference-to-reference alignment when the two share the template,
+  // otherwise through the photo (thumbnail B -> query -> thumbnail A)
+  const key = `${eA.imageId}\u0000${eB.imageId}`;
+  let Hba = refPairCache.get(key);
+  if (Hba === undefined) {
+    Hba = refToRef(cv, eA, eB);
+    if (refPairCache.size > 5000) refPairCache.clear();
+    refPairCache.set(key, Hba);
+  }
+  let T: number[];
+  if (Hba) {
+    const sa = A.W / eA.width, sb = B.W / eB.width;
+    T = mul3(mul3([sa, 0, 0, 0, sa, 0, 0, 0, 1], Hba), [1 / sb, 0, 0, 0, 1 / sb, 0, 0, 0, 1]);
+  } else T = mul3(A.M, invert3(B.M));
+  const Bm = new cv.Mat(B.H, B.W, cv.CV_8UC3);
+  Bm.data.set(B.r);
+  const Tm = cv.matFromArray(3, 3, cv.CV_64FC1, T);
+  const out = new cv.Mat();
+  const bMask = new cv.Mat(B.H, B.W, cv.CV_8UC1);
+  bMask.data.set(B.mask);
+  const outMask = new cv.Mat();
+  try {
+    const dsize = new cv.Size(A.W, A.H);
+    cv.warpPerspective(Bm, out, Tm, dsize, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
+    cv.warpPerspective(bMask, outMask, Tm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
+    const br = out.data, bm = outMask.data;
+    const { q, r, mask, a, b } = A;
+    let eA = 0, eB = 0, area = 0;
+    for (let i = 0; i < mask.length; i++) {
+      if (!mask[i] || !bm[i]) continue;
+      let diff = 0;
+      for (let c = 0; c < 3; c++) diff += Math.abs(r[i * 3 + c] - br[i * 3 + c]);
+      if (diff < PAIR_DIFF) continue;
+      area++;
+      for (let c = 0; c < 3; c++) {
+        const qv = q[i * 3 + c];
+        eA += Math.abs(qv - (a[c] * r[i * 3 + c] + b[c]));
+        eB += Math.abs(qv - (a[c] * br[i * 3 + c] + b[c]));
+      }
+    }
+    return { errA: area ? eA / (3 * area) : 0, errB: area ? eB / (3 * area) : 0, area };
+  } finally {
+    Bm.delete();
+    Tm.delete();
+    out.delete();
+    bMask.delete();
+    outMask.delete();
+  }
+}

@@ -1,0 +1,411 @@
+/**
+ * Identify a pin from a photo (POST /api/identify and the /identify page).
+ *
+ * photo bytes -> validation (413 over 5 MB; not an image 415, not decodable 400, both with
+ * `image_parse_error` in the message so clients show 'Unsupported Image') -> the visual index
+ * (and, when configured, the AI analysis, in parallel) -> the response of spec §3.
+ * The photo, the identification row, the pin's identificationCount and the user's stats and badges
+ * are written in ONE transaction.
+ */
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { SessionUser } from '~/auth/user.server';
+import { transaction } from '~/db/index.server';
+import { identifications, pins } from '~/db/schema';
+import { db } from '~/db/index.server';
+import { MAX_IMAGE_BYTES } from '~/utils/constants';
+import { recordIdentificationActivity, type UnlockedBadge } from '../achievements.server';
+import { AppError, Forbidden, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
+import { imageIdOf, imageUrl, savePreparedImage, sniffImageType, toImageBytes, VARIANT_SIZES, type PreparedImage } from '../images.server';
+import type { PinDto } from '../pin-dto.server';
+import { getPinsByIds } from '../pins.server';
+import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
+import type { MatchResult } from './engine.server';
+import { getVisualIndex } from './index.server';
+import { consumeRateLimit } from '../rate-limit.server';
+
+export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
+export const SIMILAR_PINS_LIMIT = 4;
+
+export interface IdentificationAnalysis {
+  name: string;
+  description: string;
+  features: string[];
+  analysis: string;
+  /** 0-100 */
+  confidence: number;
+}
+
+export interface SimilarPin {
+  pin: PinDto;
+  /** 0-100 */
+  matchScore: number;
+}
+
+/** The identification response (spec §3), plus the ids that let a page show it again. */
+export interface IdentificationResult {
+  identified: boolean;
+  pin: PinDto | null;
+  /** percent, 0-100 */
+  confidence: number;
+  message: string;
+  error: string | null;
+  serviceUnavailable: boolean;
+  analysis: IdentificationAnalysis;
+  similarPins: SimilarPin[];
+  /** URL of the stored photo */
+  imageData: string;
+  /** the stored photo's id (the add-new-pin form carries it as the first photo) */
+  imageId: string;
+  newlyUnlockedBadges: UnlockedBadge[];
+  /** 'ambiguous': near-identical family members, the user chooses among similarPins */
+  outcome: 'match' | 'no_match' | 'ambiguous';
+  identificationId: string;
+}
+
+/** What is stored in identifications.identification_data (pins are re-read when shown again). */
+interface StoredIdentification {
+  v: 1;
+  identified: boolean;
+  outcome: IdentificationResult['outcome'];
+  message: string;
+  serviceUnavailable: boolean;
+  analysis: IdentificationAnalysis;
+  similar: { pinId: string; matchScore: number }[];
+  imageId: string;
+  aiUsed: boolean;
+  timings?: Record<string, number>;
+}
+
+// ---------------------------------------------------------------- input
+
+/** Photo bytes from a data URL / base64 string, a File/Blob or bytes; throws 400/413/415. */
+export async function readPhoto(input: unknown): Promise<Buffer> {
+  if (input == null || input === '') throw new Invalid('image_parse_error: no image was sent (send imageData as a data URL or a file in the field image)');
+  if (typeof input !== 'string' && !(input instanceof Uint8Array) && !(input instanceof Blob)) {
+    throw new Invalid('image_parse_error: imageData must be a data URL string');
+  }
+  if (input instanceof Blob && input.size === 0) throw new Invalid('image_parse_error: the uploaded file is empty');
+  const bytes = await toImageBytes(input);
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new TooLarge('Image too large (max 5MB)');
+  if (bytes.byteLength === 0) throw new Invalid('image_parse_error: the image is empty');
+  if (!sniffImageType(bytes)) {
+    throw new UnsupportedMediaType('image_parse_error: this file is not an image we can read (JPEG, PNG, WebP, GIF, AVIF or HEIC)');
+  }
+  return bytes;
+}
+
+/**
+ * The photo as the image store keeps it (metadata stripped, auto-rotated, at most 1600 px, JPEG
+ * master + thumb/full variants in WebP and JPEG), encoded with fast settings: it is written on
+ * every identification, beside the visual match, so it must not cost more than the match itself
+ * (the store's default mozjpeg/WebP effort took about 140 ms per phone photo, these about 45 ms).
+ */
+async function preparePhoto(bytes: Buffer): Promise<PreparedImage> {
+  try {
+    const out = await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize(1600, 1600, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 88 })
+      .toBuffer({ resolveWithObject: true });
+    const master = out.data;
+    const variants: PreparedImage['variants'] = [];
+    for (const variant of ['thumb', 'full'] as const) {
+      const size = VARIANT_SIZES[variant];
+      const base = sharp(master).resize(size, size, { fit: 'inside', withoutEnlargement: true });
+      const webp = await base.clone().webp({ quality: variant === 'thumb' ? 70 : 80, effort: 0 }).toBuffer({ resolveWithObject: true });
+      const jpeg = await base.clone().jpeg({ quality: variant === 'thumb' ? 74 : 82 }).toBuffer({ resolveWithObject: true });
+      variants.push({ variant, format: 'webp', width: webp.info.width, height: webp.info.height, bytes: webp.data });
+      variants.push({ variant, format: 'jpeg', width: jpeg.info.width, height: jpeg.info.height, bytes: jpeg.data });
+    }
+    const id = createHash('sha256').update(master).digest('hex').slice(0, 32);
+    return { id, master, width: out.info.width, height: out.info.height, variants };
+  } catch {
+    // the header said image, the body did not decode (truncated, corrupt, a codec sharp lacks)
+    throw new Invalid('image_parse_error: the image could not be decoded');
+  }
+}
+
+// ---------------------------------------------------------------- analysis text
+
+function localAnalysis(best: PinDto | null, outcome: IdentificationResult['outcome'], confidence: number, similar: SimilarPin[]): IdentificationAnalysis {
+  if (best && outcome === 'match') {
+    const features = [
+      best.organization ? `Organization: ${best.organization.name}` : null,
+      best.year ? `Year: ${best.year}` : null,
+      best.event ? `Event: ${best.event}` : null,
+      `Rarity: ${best.rarity.replace('_', ' ')}`,
+      `Visual match: ${confidence}%`,
+    ].filter((f): f is string => !!f);
+    return {
+      name: best.name,
+      description: best.description ?? `A ${best.organization?.name ?? ''} trading pin.`.replace('  ', ' '),
+      features,
+      analysis: `The photo matches the catalogue photos of ${best.name} with ${confidence}% confidence (local visual matcher: shapes, artwork and lettering compared with every reference photo).`,
+      confidence,
+    };
+  }
+  if (outcome === 'ambiguous') {
+    return {
+      name: similar[0]?.pin.name ?? 'Pin family',
+      description: 'This pin belongs to a family of near-identical pins that differ only in team name, year or colours.',
+      features: similar.map((s) => `${s.pin.name}: ${s.matchScore}% similar`),
+      analysis: `The photo matches ${similar.length} near-identical pins equally well. Compare the team name and year on your pin with the candidates and choose yours.`,
+      confidence: similar[0]?.matchScore ?? 0,
+    };
+  }
+  return {
+    name: 'Unknown pin',
+    description: 'No pin in our database matches this photo closely enough.',
+    features: similar.length ? similar.map((s) => `Looks a little like ${s.pin.name} (${s.matchScore}%)`) : ['No similar pins found'],
+    analysis:
+      'The local visual matcher compared the photo with every reference photo in the catalogue and found no confident match. The pin may be new to the database, or the photo may be too blurry, dark or glary.',
+    confidence: similar[0]?.matchScore ?? 0,
+  };
+}
+
+function withAi(base: IdentificationAnalysis, ai: AiAnalysis): IdentificationAnalysis {
+  const read = ai.text.length ? [`Text read: ${ai.text.join(' · ')}`] : [];
+  return {
+    name: base.name !== 'Unknown pin' && base.name !== 'Pin family' ? base.name : ai.name,
+    description: ai.description || base.description,
+    features: [...new Set([...ai.features, ...read, ...base.features])].slice(0, 12),
+    analysis: `${base.analysis} AI reading: ${[ai.team, ai.tournament, ai.year].filter(Boolean).join(', ') || 'no text read'}.`,
+    confidence: base.confidence || ai.confidence,
+  };
+}
+
+// ---------------------------------------------------------------- identify
+
+export interface IdentifyOptions {
+  timeZone?: string | null;
+  now?: Date;
+}
+
+/** Runs one identification and stores it. `input` is a data URL / base64 string, File/Blob or bytes. */
+export async function identifyPin(actor: SessionUser | null, input: unknown, opts: IdentifyOptions = {}): Promise<IdentificationResult> {
+  const started = performance.now();
+  const bytes = await readPhoto(input);
+  const ai = aiConfig();
+
+  const index = await getVisualIndex();
+  // decode/store, visual match and AI run side by side; the match does not wait for the store
+  const [prepared, match, aiOutcome] = await Promise.all([
+    preparePhoto(bytes),
+    index.match(bytes, { limit: 8 }).catch((error: unknown): MatchResult => {
+      // a photo the engine cannot read is the same error as one sharp cannot decode
+      if (error instanceof AppError) throw error;
+      throw new Invalid(`image_parse_error: ${error instanceof Error ? error.message : 'the image could not be read'}`);
+    }),
+    ai
+      ? analyzeWithAi(bytes, ai).then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => {
+            console.warn('[identify] AI analysis unavailable:', error instanceof AiUnavailable ? error.message : error);
+            return { ok: false as const };
+          },
+        )
+      : Promise.resolve(null),
+  ]);
+
+  const candidateIds = match.candidates.map((c) => c.pinId);
+  const candidatePins = await getPinsByIds([...new Set([match.best?.pinId, ...candidateIds].filter((x): x is string => !!x))]);
+  const pinById = new Map(candidatePins.map((p) => [p.id, p]));
+  const scoreOf = new Map(match.candidates.map((c) => [c.pinId, Math.round(c.score)]));
+
+  let outcome: IdentificationResult['outcome'] = match.best && pinById.has(match.best.pinId) ? 'match' : match.reason === 'ambiguous' ? 'ambiguous' : 'no_match';
+  let bestId = outcome === 'match' ? (match.best as { pinId: string }).pinId : null;
+  let confidence = outcome === 'match' ? Math.round((match.best as { confidence: number }).confidence) : 0;
+
+  // near-identical family members: the text the model read may settle it
+  if (outcome === 'ambiguous' && aiOutcome?.ok) {
+    const family = candidateIds.map((id) => pinById.get(id)).filter((p): p is PinDto => !!p);
+    const picked = pickCandidateByText(aiOutcome.value, family.map((p) => ({ pinId: p.id, name: p.name, description: p.description, year: p.year, event: p.event })));
+    if (picked) {
+      outcome = 'match';
+      bestId = picked;
+      confidence = Math.max(50, Math.min(95, scoreOf.get(picked) ?? 70));
+    }
+  }
+
+  const bestPin = bestId ? (pinById.get(bestId) ?? null) : null;
+  const similarPins: SimilarPin[] = candidateIds
+    .filter((id) => id !== bestId)
+    .map((id) => pinById.get(id))
+    .filter((p): p is PinDto => !!p)
+    .slice(0, SIMILAR_PINS_LIMIT)
+    .map((pin) => ({ pin, matchScore: Math.max(0, Math.min(100, scoreOf.get(pin.id) ?? 0)) }));
+
+  let analysis = localAnalysis(bestPin, outcome, confidence, similarPins);
+  const serviceUnavailable = aiOutcome != null && !aiOutcome.ok;
+  if (aiOutcome?.ok) analysis = withAi(analysis, aiOutcome.value);
+
+  const identified = outcome === 'match' && !!bestPin;
+  const message = serviceUnavailable
+    ? AI_UNAVAILABLE_MESSAGE
+    : identified
+      ? `This looks like ${bestPin.name}${bestPin.organization ? ` (${bestPin.organization.name})` : ''}.`
+      : outcome === 'ambiguous'
+        ? `This pin is one of ${similarPins.length} near-identical pins. Check the team name and year on your pin and choose it below.`
+        : "No exact match found, but we've analyzed the pin";
+
+  const stored: StoredIdentification = {
+    v: 1,
+    identified,
+    outcome,
+    message,
+    serviceUnavailable,
+    analysis,
+    similar: similarPins.map((s) => ({ pinId: s.pin.id, matchScore: s.matchScore })),
+    imageId: prepared.id,
+    aiUsed: !!aiOutcome?.ok,
+    timings: { ...match.timings, totalMs: Math.round(performance.now() - started) },
+  };
+
+  const { identificationId, newlyUnlockedBadges } = await transaction(async (tx) => {
+    await savePreparedImage(tx, prepared);
+    const [row] = await tx
+      .insert(identifications)
+      .values({
+        pinId: identified ? bestId : null,
+        userId: actor?.id ?? null,
+        imageData: prepared.id,
+        confidence: identified ? confidence : 0,
+        identificationData: stored as unknown as Record<string, unknown>,
+      })
+      .returning({ id: identifications.id });
+    if (identified && bestId) {
+      await tx.update(pins).set({ identificationCount: sql`${pins.identificationCount} + 1` }).where(eq(pins.id, bestId));
+    }
+    const badges = actor ? await recordIdentificationActivity(tx, actor.id, { successful: identified, now: opts.now, timeZone: opts.timeZone }) : [];
+    return { identificationId: row.id, newlyUnlockedBadges: badges };
+  });
+
+  return {
+    identified,
+    pin: bestPin ? { ...bestPin, identificationCount: bestPin.identificationCount + (identified ? 1 : 0) } : null,
+    confidence: identified ? confidence : 0,
+    message,
+    error: null,
+    serviceUnavailable,
+    analysis,
+    similarPins,
+    imageData: imageUrl(prepared.id),
+    imageId: prepared.id,
+    newlyUnlockedBadges,
+    outcome,
+    identificationId,
+  };
+}
+
+/** A stored identification shown again (/identify?result=<id>): pins are read as they are now. */
+export async function getIdentificationResult(id: string): Promise<IdentificationResult> {
+  const row = typeof id === 'string' && id.length <= 64 ? await db().select().from(identifications).where(eq(identifications.id, id)).get() : undefined;
+  const data = row?.identificationData as StoredIdentification | null | undefined;
+  if (!row || !data || data.v !== 1) throw new NotFound('Identification not found');
+  const ids = [row.pinId, ...data.similar.map((s) => s.pinId)].filter((x): x is string => !!x);
+  const found = new Map((await getPinsByIds(ids)).map((p) => [p.id, p]));
+  const pin = row.pinId ? (found.get(row.pinId) ?? null) : null;
+  const imageId = imageIdOf(row.imageData ?? '') ?? data.imageId;
+  return {
+    identified: data.identified && !!pin,
+    pin,
+    confidence: row.confidence,
+    message: data.message,
+    error: null,
+    serviceUnavailable: data.serviceUnavailable,
+    analysis: data.analysis,
+    similarPins: data.similar.flatMap((s) => {
+      const p = found.get(s.pinId);
+      return p ? [{ pin: p, matchScore: s.matchScore }] : [];
+    }),
+    imageData: imageUrl(imageId),
+    imageId,
+    newlyUnlockedBadges: [],
+    outcome: data.outcome,
+    identificationId: row.id,
+  };
+}
+
+// ---------------------------------------------------------------- requests
+
+/** Largest body we read: a 5 MB photo as base64 in JSON (4/3) plus room for the envelope. */
+const MAX_BODY_BYTES = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
+
+/**
+ * The photo of an identify request: JSON `{ imageData }` (a data URL) or multipart with the file
+ * in the field `image` (the field `imageData` is accepted in both). Oversized bodies are refused
+ * before they are read (413).
+ */
+export async function readIdentifyRequest(request: Request): Promise<unknown> {
+  const length = Number(request.headers.get('content-length') ?? '0');
+  if (length > MAX_BODY_BYTES) throw new TooLarge('Image too large (max 5MB)');
+  const type = request.headers.get('content-type') ?? '';
+  if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      throw new Invalid('image_parse_error: the form could not be read');
+    }
+    return form.get('image') ?? form.get('imageData');
+  }
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new TooLarge('Image too large (max 5MB)');
+  if (type.includes('application/json') || text.trimStart().startsWith('{')) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Invalid('The request body is not valid JSON');
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Invalid('The request body must be a JSON object');
+    return (body as Record<string, unknown>).imageData ?? (body as Record<string, unknown>).image;
+  }
+  throw new UnsupportedMediaType('Send JSON { imageData } or a multipart form with the field image');
+}
+
+/**
+ * The user chose their pin among near-identical candidates ('This is my pin'): the stored
+ * identification now names it and counts toward the pin. Only the person who took the photo
+ * (or anyone, for a visitor's photo) may choose, once, and only among the offered candidates.
+ */
+export async function chooseIdentifiedPin(actor: SessionUser | null, identificationId: unknown, pinId: unknown): Promise<IdentificationResult> {
+  if (typeof identificationId !== 'string' || typeof pinId !== 'string') throw new Invalid('Choose one of the candidate pins');
+  const row = identificationId.length <= 64 ? await db().select().from(identifications).where(eq(identifications.id, identificationId)).get() : undefined;
+  const data = row?.identificationData as StoredIdentification | null | undefined;
+  if (!row || !data || data.v !== 1) throw new NotFound('Identification not found');
+  if (row.userId && row.userId !== actor?.id) throw new Forbidden('Only the person who took this photo can choose its pin');
+  if (row.pinId) return getIdentificationResult(row.id);
+  const choice = data.similar.find((s) => s.pinId === pinId);
+  if (!choice) throw new Invalid('Choose one of the candidate pins');
+  const [pin] = await getPinsByIds([pinId]);
+  if (!pin) throw new NotFound('Pin Not Found');
+  const updated: StoredIdentification = {
+    ...data,
+    identified: true,
+    outcome: 'match',
+    message: `You chose ${pin.name}${pin.organization ? ` (${pin.organization.name})` : ''}.`,
+    analysis: { ...data.analysis, name: pin.name, description: pin.description ?? data.analysis.description },
+    similar: data.similar.filter((s) => s.pinId !== pinId),
+  };
+  await transaction(async (tx) => {
+    await tx
+      .update(identifications)
+      .set({ pinId, confidence: choice.matchScore, identificationData: updated as unknown as Record<string, unknown> })
+      .where(eq(identifications.id, row.id));
+    await tx.update(pins).set({ identificationCount: sql`${pins.identificationCount} + 1` }).where(eq(pins.id, pinId));
+  });
+  return getIdentificationResult(row.id);
+}
+
+/**
+ * Counts one identification for the client address (429 when over). IDENTIFY_RATE_LIMIT=off
+ * lifts it for the benchmark, which posts hundreds of photos from one address.
+ */
+export async function limitIdentifyRate(clientIp: unknown): Promise<void> {
+  if (process.env.IDENTIFY_RATE_LIMIT === 'off') return;
+  await consumeRateLimit('identify-ip', typeof clientIp === 'string' && clientIp ? clientIp : 'unknown');
+}

@@ -1,0 +1,151 @@
+// Binary descriptor utilities and a two-level k-majority vocabulary for bag-of-words shortlisting.
+
+/** View 32-byte descriptors as 8 uint32 words each. */
+export function asWords(desc: Uint8Array): Uint32Array {
+  if (desc.byteOffset % 4 === 0) return new Uint32Array(desc.buffer, desc.byteOffset, desc.byteLength >> 2);
+  const copy = new Uint8Array(desc);
+  return new Uint32Array(copy.buffer);
+}
+
+export function popcnt(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
+  const o = ai * 8, p = bi * 8;
+  return (
+    popcnt(a[o] ^ b[p]) + popcnt(a[o + 1] ^ b[p + 1]) + popcnt(a[o + 2] ^ b[p + 2]) + popcnt(a[o + 3] ^ b[p + 3]) +
+    popcnt(a[o + 4] ^ b[p + 4]) + popcnt(a[o + 5] ^ b[p + 5]) + popcnt(a[o + 6] ^ b[p + 6]) + popcnt(a[o + 7] ^ b[p + 7])
+  );
+}
+
+// Deterministic PRNG so that vocabularies are reproducible.
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** k-majority clustering of binary descriptors (indices into data). Returns centroids (k*8 words). */
+function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number, rnd: () => number): Uint32Array {
+  const n = idx.length;
+  const kk = Math.min(k, n);
+  const cent = new Uint32Array(kk * 8);
+  // k-means++-lite: random distinct seeds
+  const used = new Set<number>();
+  for (let c = 0; c < kk; c++) {
+    let r = Math.floor(rnd() * n);
+    let guard = 0;
+    while (used.has(r) && guard++ < 50) r = Math.floor(rnd() * n);
+    used.add(r);
+    cent.set(data.subarray(idx[r] * 8, idx[r] * 8 + 8), c * 8);
+  }
+  const assign = new Int32Array(n);
+  const counts = new Int32Array(kk * 256);
+  const sizes = new Int32Array(kk);
+  for (let it = 0; it < iters; it++) {
+    for (let i = 0; i < n; i++) assign[i] = nearest(cent, kk, data, idx[i]);
+    counts.fill(0);
+    sizes.fill(0);
+    for (let i = 0; i < n; i++) {
+      const c = assign[i];
+      sizes[c]++;
+      const o = idx[i] * 8;
+      const base = c * 256;
+      for (let w = 0; w < 8; w++) {
+        let v = data[o + w];
+        while (v !== 0) {
+          const bit = 31 - Math.clz32(v & -v);
+          counts[base + w * 32 + bit]++;
+          v &= v - 1;
+        }
+      }
+    }
+    for (let c = 0; c < kk; c++) {
+      if (sizes[c] === 0) {
+        const r = idx[Math.floor(rnd() * n)];
+        cent.set(data.subarray(r * 8, r * 8 + 8), c * 8);
+        continue;
+      }
+      const half = sizes[c] / 2;
+      for (let w = 0; w < 8; w++) {
+        let v = 0;
+        for (let b = 0; b < 32; b++) if (counts[c * 256 + w * 32 + b] > half) v |= 1 << b;
+        cent[c * 8 + w] = v >>> 0;
+      }
+    }
+  }
+  return cent;
+}
+
+function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): number {
+  let best = 0, bd = 1e9;
+  for (let c = 0; c < k; c++) {
+    const d = hamming(cent, c, data, di);
+    if (d < bd) { bd = d; best = c; }
+  }
+  return best;
+}
+
+export class Vocabulary {
+  readonly branch: number;
+  readonly top: Uint32Array; // branch centroids
+  readonly leaves: Uint32Array[]; // per top node
+  readonly size: number;
+
+  private constructor(branch: number, top: Uint32Array, leaves: Uint32Array[]) {
+    this.branch = branch;
+    this.top = top;
+    this.leaves = leaves;
+    this.size = branch * branch;
+  }
+
+  static build(descs: Uint32Array[], branch = 32, maxSample = 60000): Vocabulary {
+    const rnd = mulberry32(12345);
+    let total = 0;
+    for (const d of descs) total += d.length / 8;
+    const all = new Uint32Array(Math.min(total, maxSample) * 8);
+    const stride = total / (all.length / 8);
+    let k = 0, acc = 0, g = 0;
+    for (const d of descs) {
+      const n = d.length / 8;
+      for (let i = 0; i < n; i++, g++) {
+        if (g >= acc && k < all.length / 8) {
+          all.set(d.subarray(i * 8, i * 8 + 8), k * 8);
+          k++;
+          acc += stride;
+        }
+      }
+    }
+    const n = k;
+    const idx = Int32Array.from({ length: n }, (_, i) => i);
+    const topK = Math.max(1, Math.min(branch, n));
+    const top = kMajority(all, idx, topK, 6, rnd);
+    const groups: number[][] = Array.from({ length: topK }, () => []);
+    for (let i = 0; i < n; i++) groups[nearest(top, topK, all, i)].push(i);
+    const leaves = groups.map((gr) =>
+      gr.length === 0 ? new Uint32Array(top.length > 0 ? 8 : 0) : kMajority(all, Int32Array.from(gr), branch, 5, rnd),
+    );
+    return new Vocabulary(branch, top, leaves);
+  }
+
+  quantize(desc: Uint32Array): Uint16Array {
+    const n = desc.length / 8;
+    const out = new Uint16Array(n);
+    const topK = this.top.length / 8;
+    for (let i = 0; i < n; i++) {
+      const t = nearest(this.top, topK, desc, i);
+      const leaf = this.leaves[t];
+      const l = nearest(leaf, leaf.length / 8, desc, i);
+      out[i] = t * this.branch + l;
+    }
+    return out;
+  }
+}

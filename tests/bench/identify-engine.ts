@@ -1,0 +1,203 @@
+/**
+ * Standalone benchmark of the visual identification engine (no server, no DB).
+ *
+ *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json]
+ *
+ * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root.
+ * Builds a VisualIndex from catalogue.csv, runs every query of truth.csv one at a time and prints
+ * top-1 / top-4 (candidate list) accuracy, false-match rates (novel vs near-duplicate), per-family top-1,
+ * latency p50/p95/max and RSS. --distractors N adds N synthetic reference images (mirrored, hue-shifted
+ * composites of catalogue references, which can never be a correct answer) to measure scaling.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import sharp from "sharp";
+import { extractFeatures, VisualIndex, type MatchResult } from "../../app/services/identification/engine.server";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const benchDir = resolve(repoRoot, process.env.BENCH_DIR ?? "../shared/bench/identify");
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const limit = Number(arg("--limit") ?? 0) || 0;
+const every = Number(arg("--every") ?? 1) || 1;
+const distractors = Number(arg("--distractors") ?? 0) || 0;
+const jsonOut = arg("--json");
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let f = "";
+  let q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          f += '"';
+          i++;
+        } else q = false;
+      } else f += c;
+    } else if (c === '"') q = true;
+    else if (c === ",") {
+      row.push(f);
+      f = "";
+    } else if (c === "\n") {
+      row.push(f);
+      rows.push(row);
+      row = [];
+      f = "";
+    } else if (c !== "\r") f += c;
+  }
+  if (f || row.length) {
+    row.push(f);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.length > 1);
+}
+
+function pct(a: number, b: number): string {
+  return b ? `${((100 * a) / b).toFixed(1)}%` : "n/a";
+}
+function quantile(sorted: number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : 0;
+}
+
+async function makeDistractor(src: Buffer, other: Buffer, k: number): Promise<Buffer> {
+  const meta = await sharp(src).metadata();
+  const w = meta.width ?? 512;
+  const h = meta.height ?? 512;
+  const inset = await sharp(other)
+    .flop()
+    .resize(Math.round(w * 0.45), Math.round(h * 0.45), { fit: "inside" })
+    .modulate({ hue: (k * 53) % 360 })
+    .toBuffer();
+  return sharp(src)
+    .flop()
+    .modulate({ hue: (k * 37 + 90) % 360, saturation: 0.8 + ((k * 13) % 5) * 0.1 })
+    .composite([{ input: inset, gravity: k % 2 ? "center" : "north" }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+async function main(): Promise<void> {
+  const cat = parseCsv(readFileSync(join(benchDir, "catalogue.csv"), "utf8"));
+  const header = cat[0];
+  const nameCol = header.indexOf("name");
+  const imagesCol = header.indexOf("images");
+  const index = new VisualIndex();
+  const refPaths: string[] = [];
+  let t0 = performance.now();
+  const extractTimes: number[] = [];
+  for (const r of cat.slice(1)) {
+    for (const p of r[imagesCol].split("|")) {
+      const t = performance.now();
+      const features = await extractFeatures(readFileSync(join(benchDir, p)));
+      extractTimes.push(performance.now() - t);
+      index.add({ imageId: p, pinId: r[nameCol], features });
+      refPaths.push(p);
+    }
+  }
+  extractTimes.sort((a, b) => a - b);
+  console.log(
+    `catalogue: ${cat.length - 1} pins, ${index.size} images indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
+      `(extract p50 ${quantile(extractTimes, 0.5).toFixed(0)} ms)`,
+  );
+  if (distractors > 0) {
+    t0 = performance.now();
+    const bufs = refPaths.map((p) => readFileSync(join(benchDir, p)));
+    for (let k = 0; k < distractors; k++) {
+      const img = await makeDistractor(bufs[k % bufs.length], bufs[(k * 7 + 3) % bufs.length], k);
+      index.add({ imageId: `distractor-${k}`, pinId: `distractor-${k}`, features: await extractFeatures(img) });
+    }
+    console.log(`distractors: ${distractors} added in ${((performance.now() - t0) / 1000).toFixed(1)} s, index size ${index.size}`);
+  }
+  const families = JSON.parse(readFileSync(join(benchDir, "families.json"), "utf8")) as Record<
+    string,
+    { kind: string; members: string[] }
+  >;
+  let truth = parseCsv(readFileSync(join(benchDir, "truth.csv"), "utf8")).slice(1);
+  truth = truth.filter((_, i) => i % every === 0);
+  if (limit) truth = truth.slice(0, limit);
+
+  // warm-up (lazy WASM init and vocabulary build are not part of per-query latency)
+  t0 = performance.now();
+  await index.match(readFileSync(join(benchDir, truth[0][0])));
+  console.log(`warm-up (lazy init + vocabulary): ${(performance.now() - t0).toFixed(0)} ms`);
+
+  const lat: number[] = [];
+  const stats = {
+    known: 0, top1: 0, top4: 0, knownRejected: 0, knownWrong: 0,
+    famKnown: 0, famTop1: 0, singleKnown: 0, singleTop1: 0,
+    novel: 0, novelFM: 0, nearDup: 0, nearDupFM: 0, errors: 0,
+  };
+  const reasons: Record<string, number> = {};
+  const perFamily: Record<string, { n: number; ok: number }> = {};
+  const rows: { query: string; kind: string; expected: string; result: MatchResult | null; ms: number }[] = [];
+  for (const [query, expected, kind, family] of truth) {
+    const buf = readFileSync(join(benchDir, query));
+    const t = performance.now();
+    let res: MatchResult | null = null;
+    try {
+      res = await index.match(buf);
+    } catch (e) {
+      stats.errors++;
+      console.error(query, e);
+    }
+    const ms = performance.now() - t;
+    lat.push(ms);
+    rows.push({ query, kind, expected, result: res, ms });
+    if (!res) continue;
+    reasons[`${kind}:${res.reason}`] = (reasons[`${kind}:${res.reason}`] ?? 0) + 1;
+    if (kind === "known") {
+      stats.known++;
+      const ok = res.best?.pinId === expected;
+      if (ok) stats.top1++;
+      else if (res.best) stats.knownWrong++;
+      else stats.knownRejected++;
+      if (res.candidates.some((c) => c.pinId === expected)) stats.top4++;
+      if (family) {
+        stats.famKnown++;
+        if (ok) stats.famTop1++;
+        const f = (perFamily[family] ??= { n: 0, ok: 0 });
+        f.n++;
+        if (ok) f.ok++;
+      } else {
+        stats.singleKnown++;
+        if (ok) stats.singleTop1++;
+      }
+    } else if (kind === "unknown_near_duplicate") {
+      stats.nearDup++;
+      if (res.best) stats.nearDupFM++;
+    } else {
+      stats.novel++;
+      if (res.best) stats.novelFM++;
+    }
+  }
+  lat.sort((a, b) => a - b);
+  const unknown = stats.novel + stats.nearDup;
+  console.log(`\nqueries: ${truth.length} (known ${stats.known}, unknown ${unknown}), errors ${stats.errors}`);
+  console.log(`top-1 accuracy (known):        ${pct(stats.top1, stats.known)}  (wrong ${stats.knownWrong}, rejected ${stats.knownRejected})`);
+  console.log(`top-4 recall (candidates):     ${pct(stats.top4, stats.known)}`);
+  console.log(`  family members top-1:        ${pct(stats.famTop1, stats.famKnown)} of ${stats.famKnown}`);
+  console.log(`  single pins top-1:           ${pct(stats.singleTop1, stats.singleKnown)} of ${stats.singleKnown}`);
+  console.log(`false-match rate (unknown):    ${pct(stats.novelFM + stats.nearDupFM, unknown)}`);
+  console.log(`  novel:                       ${pct(stats.novelFM, stats.novel)} of ${stats.novel}`);
+  console.log(`  near-duplicate:              ${pct(stats.nearDupFM, stats.nearDup)} of ${stats.nearDup}`);
+  console.log(`latency ms: p50 ${quantile(lat, 0.5).toFixed(0)}  p95 ${quantile(lat, 0.95).toFixed(0)}  max ${lat[lat.length - 1]?.toFixed(0)}`);
+  console.log(`RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB, heap used ${(process.memoryUsage().heapUsed / 1048576).toFixed(0)} MB`);
+  console.log(`reasons: ${JSON.stringify(reasons)}`);
+  console.log("per-family top-1:");
+  for (const [id, f] of Object.entries(perFamily).sort()) {
+    console.log(`  ${id} (${families[id]?.kind ?? "?"}): ${f.ok}/${f.n}`);
+  }
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

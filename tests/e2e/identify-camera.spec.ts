@@ -1,0 +1,45 @@
+import { expect, test } from '@playwright/test';
+import { isNoJs } from './support';
+
+/**
+ * The live camera with Chromium's fake device (a generated test pattern) and auto-accepted
+ * permission. Launch options force their own worker, so this lives in its own file.
+ */
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ],
+  },
+});
+
+test('start, capture and identify a frame; the card offers the full results', async ({ page }) => {
+  test.skip(isNoJs(test.info().project.name), 'the camera needs JavaScript');
+  await page.goto('/');
+  const identifier = page.getByTestId('identifier').first();
+  await expect(identifier.getByText('Click the camera to start')).toBeVisible();
+  await identifier.getByRole('button', { name: 'Click the camera to start' }).click();
+  await expect(identifier.getByRole('button', { name: 'Capture & Identify' })).toBeVisible();
+  await expect(identifier.getByRole('button', { name: 'Stop' })).toBeVisible();
+  // the fake camera streams frames: capture one
+  await page.waitForFunction(() => ((document.querySelector('video') as HTMLVideoElement | null)?.videoWidth ?? 0) > 0);
+  await identifier.getByRole('button', { name: 'Capture & Identify' }).click();
+  await expect(page.getByTestId('toast')).toBeVisible();
+  await expect(page.getByTestId('identification-card')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'View Full Results' })).toBeVisible();
+
+  // Stop brings the idle prompt back
+  await page.getByTestId('identification-card').getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Click the camera to start' }).click();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByText('Click the camera to start')).toBeVisible();
+});

@@ -1,0 +1,134 @@
+import { expect, test, type Page } from '@playwright/test';
+import { phonePhoto, pinArtwork } from '../support/identify';
+import { DEMO, isNoJs, signIn } from './support';
+
+/** Not identified: no match, or near-identical candidates to choose from (both offer the new-pin form). */
+const NOT_IDENTIFIED = /^(No Match Found|Which one is yours\?)$/;
+
+/** A pin artwork nobody else uses in this run (seeded by time and project). */
+const uniqueSeed = () => Math.floor(Math.random() * 1e9) + 1;
+
+async function photoFile(seed: number, opts: { rotate?: number; size?: number } = {}) {
+  const art = await pinArtwork(seed, `T${seed % 10000}`, 2000 + (seed % 25));
+  return { name: `pin-${seed}.jpg`, mimeType: 'image/jpeg', buffer: await phonePhoto(art, opts) };
+}
+
+/** Uploads a photo with the identifier: with JS it identifies on change, without JS the form is submitted. */
+async function identifyWith(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, noJs: boolean, scope = page.getByTestId('identifier').first()) {
+  await scope.getByLabel('Photo of your pin').setInputFiles(file);
+  if (noJs) await scope.getByRole('button', { name: 'Identify' }).click();
+}
+
+test('no match → a vendor adds the pin from the result → the next photo identifies it', async ({ page }) => {
+  const noJs = isNoJs(test.info().project.name);
+  const seed = uniqueSeed();
+  const name = `E2E Identify Hawks ${seed}`;
+  await signIn(page, DEMO.vendor);
+  await page.goto('/identify');
+  await expect(page.getByRole('heading', { name: 'Identify Your Pin' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tips for a better photo' })).toBeVisible();
+
+  await identifyWith(page, await photoFile(seed), noJs);
+  await expect(page).toHaveURL(/\/identify\?result=/);
+  await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Add this pin to the database' })).toBeVisible();
+
+  // the spec's validation messages, and nothing typed is lost
+  await page.getByLabel('Total quantity').fill('0');
+  await page.getByLabel('Event').fill('Cooperstown Week');
+  await page.getByRole('button', { name: 'Add Pin to Database' }).click();
+  await expect(page.getByText('Pin name is required')).toBeVisible();
+  await expect(page.getByText('Description is required')).toBeVisible();
+  await expect(page.getByText('Organization is required')).toBeVisible();
+  await expect(page.getByText('Total quantity must be at least 1')).toBeVisible();
+  await expect(page.getByLabel('Event')).toHaveValue('Cooperstown Week');
+
+  await page.getByLabel('Pin name').fill(name);
+  await page.getByLabel('Description').fill('Round gold pin with a hawk');
+  await page.getByLabel('Organization').fill(`E2E Identify League ${seed}`);
+  await page.getByLabel('Total quantity').fill('100');
+  await page.getByLabel('Year').fill('2024');
+  await page.getByRole('button', { name: 'Add Pin to Database' }).click();
+  await expect(page).toHaveURL(/\/pins\/[a-z0-9]+$/);
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+
+  // identifiable at once, without a restart
+  await page.goto('/identify');
+  await identifyWith(page, await photoFile(seed, { rotate: -14, size: 320 }), noJs);
+  await expect(page).toHaveURL(/\/identify\?result=/);
+  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByText(/\d+% confidence/).first()).toBeVisible();
+  // signed in: the add-to-collection form is offered
+  await expect(page.getByRole('form', { name: 'Add to Collection' })).toBeVisible();
+});
+
+test('visitors: the home file form posts to /identify and the result renders; sign in to add a pin', async ({ page }) => {
+  const noJs = isNoJs(test.info().project.name);
+  await page.goto('/');
+  const identifier = page.getByTestId('identifier').first();
+  await identifyWith(page, await photoFile(uniqueSeed()), noJs, identifier);
+  if (noJs) {
+    await expect(page).toHaveURL(/\/identify\?result=/);
+    await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in to add this pin' })).toBeVisible();
+    return;
+  }
+  // with JavaScript: a toast, then the result card replaces the identifier
+  await expect(page.getByTestId('toast')).toContainText('Analysis Complete');
+  const card = page.getByTestId('identification-card');
+  await expect(card).toBeVisible();
+  await expect(card.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
+  await card.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByText('Click the camera to start')).toBeVisible();
+
+  await identifyWith(page, await photoFile(uniqueSeed()), false, page.getByTestId('identifier').first());
+  await page.getByRole('button', { name: 'View Full Results' }).click();
+  await expect(page).toHaveURL(/\/identify/);
+  await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in to add this pin' })).toBeVisible();
+  // the hand-over is consumed: the URL now names the stored result
+  await expect(page).toHaveURL(/\/identify\?result=/);
+});
+
+test('a player is told who can add pins', async ({ page }) => {
+  const noJs = isNoJs(test.info().project.name);
+  await signIn(page, DEMO.player);
+  await page.goto('/identify');
+  await identifyWith(page, await photoFile(uniqueSeed()), noJs);
+  await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
+  await expect(page.getByText('Only vendors, team managers and admins can add new pins to the database.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Pin to Database' })).toHaveCount(0);
+});
+
+test('the API answers 413, 400 image_parse_error and 415 for large, broken and non-image input', async ({ request }) => {
+  test.skip(isNoJs(test.info().project.name), 'API only: once is enough');
+  const big = Buffer.alloc(5 * 1024 * 1024 + 100, 0x41);
+  big.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  const large = await request.post('/api/identify', { data: { imageData: `data:image/jpeg;base64,${big.toString('base64')}` } });
+  expect(large.status()).toBe(413);
+
+  const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(3000, 0x33)]);
+  const bad = await request.post('/api/identify', { data: { imageData: `data:image/jpeg;base64,${broken.toString('base64')}` } });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error).toContain('image_parse_error');
+
+  const text = await request.post('/api/identify', { multipart: { image: { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some text, not a picture') } } });
+  expect(text.status()).toBe(415);
+  expect((await text.json()).error).toContain('image_parse_error');
+
+  const missing = await request.post('/api/identify', { data: {} });
+  expect(missing.status()).toBe(400);
+  expect((await request.get('/api/identify')).status()).toBe(405);
+
+  const ok = await request.post('/api/identify', { multipart: { image: await photoFile(uniqueSeed()) } });
+  expect(ok.status()).toBe(200);
+  const body = await ok.json();
+  for (const key of ['identified', 'pin', 'confidence', 'message', 'error', 'serviceUnavailable', 'analysis', 'similarPins', 'imageData', 'newlyUnlockedBadges']) {
+    expect(body).toHaveProperty(key);
+  }
+  expect(body.imageData).toMatch(/^\/images\//);
+});

@@ -1,0 +1,69 @@
+/**
+ * Test pictures for identification, generated at test time (no fixtures on disk): a pin-like
+ * artwork (die-cut shape, enamel colours, artwork, lettering) and a "phone photo" of it
+ * (rotated, scaled, on a textured background, re-encoded as JPEG).
+ */
+import sharp from 'sharp';
+
+function rng(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616', '#00a3e0', '#000000', '#ffffff', '#7a0019'];
+
+/** A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. */
+export async function pinArtwork(seed: number, text = `TEAM ${seed}`, year = 2000 + (seed % 25)): Promise<Buffer> {
+  const r = rng(seed);
+  const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
+  const [a, b, c] = [pick(), pick(), pick()];
+  const shapes: string[] = [];
+  for (let i = 0; i < 14; i++) {
+    const x = 120 + r() * 272;
+    const y = 120 + r() * 272;
+    const size = 18 + r() * 60;
+    shapes.push(
+      i % 3 === 0
+        ? `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${pick()}" stroke="#d4af37" stroke-width="4"/>`
+        : i % 3 === 1
+          ? `<rect x="${x - size / 2}" y="${y - size / 2}" width="${size}" height="${size * 0.6}" transform="rotate(${r() * 90} ${x} ${y})" fill="${pick()}" stroke="#d4af37" stroke-width="3"/>`
+          : `<polygon points="${x},${y - size / 2} ${x + size / 2},${y + size / 2} ${x - size / 2},${y + size / 2}" fill="${pick()}" stroke="#d4af37" stroke-width="3"/>`,
+    );
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">
+    <rect width="512" height="512" fill="#ffffff"/>
+    <circle cx="256" cy="256" r="220" fill="${a}" stroke="#d4af37" stroke-width="14"/>
+    <circle cx="256" cy="256" r="160" fill="${b}" stroke="#d4af37" stroke-width="8"/>
+    ${shapes.join('\n')}
+    <path d="M70 330 L442 330 L420 400 L92 400 Z" fill="${c}" stroke="#d4af37" stroke-width="6"/>
+    <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${text}</text>
+    <text x="256" y="140" font-family="sans-serif" font-size="40" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
+}
+
+/** A phone-like photo of a picture: smaller, slightly rotated, on a textured background, JPEG. */
+export async function phonePhoto(picture: Buffer, opts: { rotate?: number; size?: number; quality?: number } = {}): Promise<Buffer> {
+  const size = opts.size ?? 360;
+  const pin = await sharp(picture)
+    .resize(size, size)
+    .rotate(opts.rotate ?? 8, { background: '#8a7f70' })
+    .toBuffer();
+  const meta = await sharp(pin).metadata();
+  const w = 800;
+  const h = 640;
+  const stripes = Array.from({ length: 40 }, (_, i) => `<rect x="0" y="${i * 16}" width="${w}" height="8" fill="#80776a"/>`).join('');
+  const background = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#8a7f70"/>${stripes}</svg>`))
+    .png()
+    .toBuffer();
+  return sharp(background)
+    .composite([{ input: pin, left: Math.round((w - (meta.width ?? size)) / 2), top: Math.round((h - (meta.height ?? size)) / 2) }])
+    .modulate({ brightness: 0.95 })
+    .jpeg({ quality: opts.quality ?? 80 })
+    .toBuffer();
+}
+
+export const dataUrl = (bytes: Buffer, type = 'image/jpeg') => `data:${type};base64,${bytes.toString('base64')}`;
