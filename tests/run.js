@@ -77,6 +77,9 @@ countVitest('test-results/vitest-sqlite.json');
 run('vitest integration (libSQL)', bin('vitest'), ['run', 'tests/integration', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-libsql.json'], { DB_DRIVER: 'libsql' });
 countVitest('test-results/vitest-libsql.json');
 
+// Floors of the identification slice (100 stratified queries of the public benchmark set).
+const IDENTIFY_FLOORS = { top1: '0.50', falseMatches: '0.25' };
+
 let built = run('build', bin('remix'), ['build']);
 if (!built) built = run('build (retry)', bin('remix'), ['build']); // esbuild sometimes panics at exit
 if (built && chromium) {
@@ -85,12 +88,18 @@ if (built && chromium) {
   countPlaywright('test-results/e2e.json');
 }
 
-for (const bench of ['tests/bench/browse.ts', 'tests/bench/identify-ci.ts']) {
-  if (fs.existsSync(bench)) {
-    const ok = run(`benchmark slice ${bench}`, process.execPath, [...tsx, bench, '--ci']);
-    if (ok) totals.passed += 1;
-    else totals.failed += 1;
-  }
+// Benchmark slices with floors a little under the measured figures (README, Benchmarks), so a
+// regression fails the run. The identification slice needs the server build above.
+const slices = [
+  ['tests/bench/browse.ts', '--ci'],
+  ['tests/bench/identify.ts', '--limit', '100', '--min-top1', IDENTIFY_FLOORS.top1, '--max-false', IDENTIFY_FLOORS.falseMatches],
+];
+for (const [bench, ...benchArgs] of slices) {
+  if (!fs.existsSync(bench)) continue;
+  if (bench.includes('identify') && !built) continue;
+  const ok = run(`benchmark slice ${bench}`, process.execPath, [...tsx, bench, ...benchArgs]);
+  if (ok) totals.passed += 1;
+  else totals.failed += 1;
 }
 
 console.log(`\nSuites that failed: ${failures.length ? failures.join(', ') : 'none'}`);
