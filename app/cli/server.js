@@ -74,6 +74,18 @@ app.all(
   }),
 );
 
+// Errors Express meets before Remix (a malformed URL encoding, an unreadable body): a short answer
+// with the right status, never a stack trace.
+// eslint-disable-next-line no-unused-vars
+app.use((error, req, res, _next) => {
+  const status = Number(error?.status || error?.statusCode) || 500;
+  if (status >= 500) console.error(error);
+  const message = status >= 500 ? 'Something went wrong' : 'Bad request';
+  if (res.headersSent) return;
+  if (req.path.startsWith('/api/')) res.status(status).type('application/json').send(JSON.stringify({ error: message }));
+  else res.status(status).type('text/plain').send(message);
+});
+
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || '0.0.0.0';
 app.listen(port, host, () => {

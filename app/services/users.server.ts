@@ -8,7 +8,7 @@ import type { SessionUser } from '~/auth/user.server';
 import { loadUser } from '~/auth/user.server';
 import { db, transaction, type Db } from '~/db/index.server';
 import { auditLogs, oauthConnections, passwords, users, type Role, type User } from '~/db/schema';
-import { LoginSchema, NicknameSchema, OnboardingSchema, SignupSchema } from '~/forms/auth';
+import { LoginSchema, OnboardingSchema, ProfileSchema, SignupSchema } from '~/forms/auth';
 import { ROLES, isAdminRole } from '~/utils/constants';
 import { parseWith } from '~/utils/http.server';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from './errors';
@@ -160,7 +160,7 @@ export async function completeOnboarding(actor: SessionUser | null, input: Recor
 
 export async function updateNickname(actor: SessionUser | null, input: Record<string, unknown>): Promise<SessionUser> {
   if (!actor) throw new Unauthorized();
-  const nickname = parseWith(NicknameSchema, input.nickname);
+  const { nickname } = parseWith(ProfileSchema, input);
   await setNickname(actor.id, nickname);
   return getUserById(actor.id);
 }

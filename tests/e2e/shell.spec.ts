@@ -22,3 +22,14 @@ test('seeded pin images are served with long-lived caching', async ({ page, requ
   expect(res.headers()['etag']).toBeTruthy();
   expect((await res.body()).byteLength).toBeGreaterThan(500);
 });
+
+test('a malformed address gets a short 400, never a stack trace', async ({ request }) => {
+  const page = await request.get('/browse/%E0%A4%A');
+  expect(page.status()).toBe(400);
+  const text = await page.text();
+  expect(text).not.toContain('at ');
+  expect(text.length).toBeLessThan(200);
+  const api = await request.get('/api/pins/%E0%A4%A');
+  expect(api.status()).toBe(400);
+  expect(await api.json()).toEqual({ error: 'Bad request' });
+});

@@ -108,6 +108,12 @@ describe('onboarding and profile', () => {
     await expect(completeOnboarding(null, { nickname: 'Valid Name', role: 'player' })).rejects.toMatchObject({ status: 401 });
     const done = await completeOnboarding(user, { nickname: 'Slugger Sam', role: 'manager' });
     expect(done).toMatchObject({ nickname: 'Slugger Sam', role: 'manager', isOnboardingComplete: true });
+    // the profile call reports its field the same way
+    await expect(updateNickname(done, { nickname: ' ' })).rejects.toMatchObject({
+      status: 400,
+      issues: { nickname: ['Nickname must be at least 2 characters'] },
+    });
+    await expect(updateNickname(done, {})).rejects.toMatchObject({ status: 400, issues: { nickname: expect.any(Array) } });
   });
 
   it('keeps nicknames unique without regard to case', async () => {

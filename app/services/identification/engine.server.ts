@@ -10,18 +10,22 @@
 //     (after a per-channel gain/offset fit), which separates near-identical family members and rejects
 //     text-only variants that are not in the catalogue; look-alike pins "duel" on the pixels where their
 //     references differ (reference-to-reference homography), the loser of a close duel makes the answer ambiguous
-//  5. decision + confidence (thresholds fitted on the public benchmark set as a whole)
+//  5. detail check of the winner at the reference's full resolution (detail.server.ts): tile-by-tile
+//     correlation that glare and lighting do not upset and a different team name or year does
+//  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
 import {
   decodeFeatures,
   decodeRGB,
   extractFeaturesImpl,
+  REF_SIDE,
   runOrb,
   toGray,
   THUMB_SIDE,
   type RawImage,
 } from "./features.server";
 import { asWords, hamming, Vocabulary } from "./vocab.server";
+import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -53,7 +57,17 @@ export interface CandidateDebug {
   winner?: boolean;
   holes?: number;
   residTrim?: number;
+  dTiles?: number;
+  dMismatch?: number;
+  dCluster?: number;
+  dMedian?: number;
+  dSigma?: number;
+  dNotClose?: number;
+  dNotCloseCluster?: number;
 }
+
+/** Reads the stored reference image of an image id (for the full-resolution detail check). */
+export type ReferenceLoader = (imageId: string) => Promise<Uint8Array | Buffer | null>;
 
 interface Entry {
   imageId: string;
@@ -105,7 +119,15 @@ const ACCEPT_INLIERS = 18;
 const ACCEPT_RESID = 10;
 const ACCEPT_RESID_PER_INLIER = 0.5;
 const AMBIGUOUS_MARGIN = 0.05; // relative error gap required to prefer one look-alike pin over another
-const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue // summed RGB difference marking pixels where two references differ
+// Full-resolution detail acceptance (detail.server.ts): enough textured tiles compared, few of them
+// disagreeing, and no larger patch of disagreement (a different team name or year)
+const DETAIL_MIN_INLIERS = 12;
+const DETAIL_MIN_TILES = 20;
+const DETAIL_MAX_MISMATCH = 0.2;
+const DETAIL_MAX_CLUSTER = 3;
+const DETAIL_VETO_SHARE = 0.2;
+const DETAIL_VETO_CLUSTER = 10;
+const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 export class VisualIndex {
   private entries = new Map<string, Entry>();
@@ -115,6 +137,31 @@ export class VisualIndex {
   private postings: Postings[] = []; // word -> (entry slot, descriptor index)
   private slots: (Entry | null)[] = [];
   private thumbCache = new Map<string, RawImage & { pin: Uint8Array }>();
+  private detailCache = new Map<string, ReferenceDetail | null>();
+
+  constructor(private readonly loadReference?: ReferenceLoader) {}
+
+  private async detailOf(e: Entry): Promise<ReferenceDetail | null> {
+    if (!this.loadReference) return null;
+    const hit = this.detailCache.get(e.imageId);
+    if (hit !== undefined) {
+      this.detailCache.delete(e.imageId); // keep recently used ones last
+      this.detailCache.set(e.imageId, hit);
+      return hit;
+    }
+    let detail: ReferenceDetail | null = null;
+    const bytes = await this.loadReference(e.imageId).catch(() => null);
+    if (bytes) {
+      const raw = await decodeRGB(bytes, REF_SIDE, REF_SIDE);
+      if (raw.width === e.width && raw.height === e.height) detail = makeReferenceDetail(raw, pinMask(raw));
+    }
+    if (this.detailCache.size >= 48) {
+      const first = this.detailCache.keys().next().value;
+      if (first !== undefined) this.detailCache.delete(first);
+    }
+    this.detailCache.set(e.imageId, detail);
+    return detail;
+  }
 
   add(entry: { imageId: string; pinId: string; features: PinFeatures }): void {
     if (this.entries.has(entry.imageId)) this.removeImage(entry.imageId);
@@ -143,6 +190,7 @@ export class VisualIndex {
     this.slots[e.slot] = null; // postings of dead slots are skipped, and dropped at the next rebuild
     this.entries.delete(imageId);
     this.thumbCache.delete(imageId);
+    this.detailCache.delete(imageId);
   }
 
   removePin(pinId: string): void {
@@ -358,6 +406,14 @@ export class VisualIndex {
     );
     const winner = ordered[0];
     lap("fine");
+    // full-resolution detail check of the winner
+    const detail = new Map<Verified, DetailResult>();
+    const winnerRef = winner?.H ? await this.detailOf(winner.e) : null;
+    if (winner?.H && winnerRef) {
+      const w = warpToReference(cv, gray, img.width, img.height, winner.H, winnerRef);
+      detail.set(winner, detailCheck(cv, w.warped, w.valid, winnerRef));
+    }
+    lap("detail");
 
     if (opts?.debug) {
       for (const v of verified)
@@ -378,6 +434,13 @@ export class VisualIndex {
           winner: v === winner,
           holes: v.holes,
           residTrim: v.residTrim,
+          dTiles: detail.get(v)?.tiles,
+          dMismatch: detail.get(v)?.mismatch,
+          dCluster: detail.get(v)?.cluster,
+          dMedian: detail.get(v)?.median,
+          dSigma: detail.get(v)?.sigma,
+          dNotClose: detail.get(v)?.notClose,
+          dNotCloseCluster: detail.get(v)?.notCloseCluster,
         });
     }
 
@@ -401,14 +464,25 @@ export class VisualIndex {
     if (!winner) return { best: null, candidates: unsure(), reason: "no_match", timings };
     const resid = winner.resid ?? 99;
     const allowed = ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (winner.inliers - ACCEPT_INLIERS);
-    if (winner.inliers < ACCEPT_INLIERS || resid > allowed) {
+    // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
+    // tile by tile (survives glare, blur and lighting that upset the colour residual)
+    const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
+    const d = detail.get(winner);
+    const detailOk =
+      !!d && winner.inliers >= DETAIL_MIN_INLIERS && d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
+    if (!colourOk && !detailOk) {
       return { best: null, candidates: unsure(), reason: "no_match", timings };
     }
     const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
     if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
       return { best: null, candidates: unsure(), reason: "ambiguous", timings };
     }
-    if ((duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) {
+    if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) {
+      return { best: null, candidates: unsure(), reason: "no_match", timings };
+    }
+    // a patch of lettering (or a large share of the pin) that is not close to the reference: most
+    // likely another team name or year of the same design, which is not in the catalogue
+    if (d && (d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER)) {
       return { best: null, candidates: unsure(), reason: "no_match", timings };
     }
     const confidence = calibratedConfidence(winner.inliers, resid, allowed, plausible.length > 1 ? m : 1);

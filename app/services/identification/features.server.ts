@@ -143,7 +143,7 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   const cv = await getCV();
   const img = await decodeRGB(image, REF_SIDE, REF_SIDE);
   const gray = toGray(img);
-  const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: 600, fastThreshold: 12, nlevels: 8 });
+  const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: 1000, fastThreshold: 12, nlevels: 8 });
   const hull = pinHull(img);
   const scale = THUMB_SIDE / Math.max(img.width, img.height);
   const thumb = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {

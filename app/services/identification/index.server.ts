@@ -21,7 +21,7 @@ import { extractFeatures, VisualIndex } from './engine.server';
  * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
  * the background backfill re-extracts them, so changing the engine needs no manual migration.
  */
-export const FEATURE_ENGINE = 'pindex-visual-v1';
+export const FEATURE_ENGINE = 'pindex-visual-v2';
 
 const LOAD_BATCH = 200;
 
@@ -115,7 +115,7 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
 
 function createState(withBackfill: boolean): IndexState {
   const state: IndexState = {
-    index: new VisualIndex(),
+    index: new VisualIndex(getImageMaster),
     loaded: Promise.resolve(),
     backfilled: Promise.resolve(),
     removedDuringLoad: new Set(),

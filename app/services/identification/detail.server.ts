@@ -1,0 +1,225 @@
+// Fine detail check at the reference's full resolution: is the photo, once warped onto a candidate's
+// reference image, the same pin down to its lettering? Near-identical pins (another team name, another
+// year) share template and art, so their features and colours agree; only their text differs, in a
+// small part of the pin. This compares the aligned photo with the reference tile by tile with a
+// zero-mean normalised cross-correlation (immune to lighting, exposure and colour cast), after blurring
+// the reference to the photo's own sharpness, with a small local search that absorbs the last pixels of
+// misalignment. Glare (saturated photo pixels where the reference is not white) is left out, so a
+// reflection does not count against the right pin.
+import type { CV } from "./opencv.server";
+import type { RawImage } from "./features.server";
+
+export interface ReferenceDetail {
+  width: number;
+  height: number;
+  gray: Uint8Array; // reference frame (REF_SIDE) grayscale
+  /** grayscale blurred with each of BLUR_SIGMAS, lazily */
+  blurred: (Uint8Array | undefined)[];
+  pin: Uint8Array; // 1 inside the pin silhouette (eroded)
+}
+
+export interface DetailResult {
+  /** textured tiles compared */
+  tiles: number;
+  /** share of textured tiles whose best correlation is below MISMATCH_NCC */
+  mismatch: number;
+  /** largest 8-connected group of mismatching tiles, in tiles */
+  cluster: number;
+  /** median tile correlation */
+  median: number;
+  /** the same two figures for tiles that are merely not close (correlation below CLOSE_NCC): a
+   * text-only variant leaves a patch of those where its lettering differs */
+  notClose: number;
+  notCloseCluster: number;
+  /** blur (sigma) that made the reference look most like the photo */
+  sigma: number;
+  /** per-tile correlations (NaN = not compared), row-major, for duels between look-alike pins */
+  ncc: Float32Array;
+  cols: number;
+  rows: number;
+}
+
+const TILE = 16;
+const SHIFT = 2;
+const BLUR_SIGMAS = [0, 1, 1.8, 2.8, 4];
+const MIN_TILE_STD = 14;
+export const MISMATCH_NCC = 0.45;
+export const CLOSE_NCC = 0.8;
+
+export function makeReferenceDetail(img: RawImage, pin: Uint8Array): ReferenceDetail {
+  const n = img.width * img.height;
+  const gray = new Uint8Array(n);
+  const d = img.data;
+  for (let i = 0, j = 0; i < n; i++, j += 3) gray[i] = (d[j] * 77 + d[j + 1] * 150 + d[j + 2] * 29) >> 8;
+  return { width: img.width, height: img.height, gray, blurred: [], pin };
+}
+
+function blurredRef(cv: CV, ref: ReferenceDetail, k: number): Uint8Array {
+  const cached = ref.blurred[k];
+  if (cached) return cached;
+  const sigma = BLUR_SIGMAS[k];
+  if (sigma === 0) return (ref.blurred[k] = ref.gray);
+  const src = new cv.Mat(ref.height, ref.width, cv.CV_8UC1);
+  const dst = new cv.Mat();
+  try {
+    src.data.set(ref.gray);
+    cv.GaussianBlur(src, dst, new cv.Size(0, 0), sigma, sigma, cv.BORDER_REPLICATE);
+    return (ref.blurred[k] = new Uint8Array(dst.data));
+  } finally {
+    src.delete();
+    dst.delete();
+  }
+}
+
+/** Warps the photo (grayscale, as decoded for matching) into the reference frame with H (photo -> reference). */
+export function warpToReference(
+  cv: CV,
+  qGray: Uint8Array,
+  qW: number,
+  qH: number,
+  H: number[],
+  ref: ReferenceDetail,
+): { warped: Uint8Array; valid: Uint8Array } {
+  const src = new cv.Mat(qH, qW, cv.CV_8UC1);
+  const ones = new cv.Mat(qH, qW, cv.CV_8UC1, new cv.Scalar(255));
+  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, H);
+  const out = new cv.Mat();
+  const valid = new cv.Mat();
+  try {
+    src.data.set(qGray);
+    const size = new cv.Size(ref.width, ref.height);
+    cv.warpPerspective(src, out, Hm, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
+    cv.warpPerspective(ones, valid, Hm, size, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
+    return { warped: new Uint8Array(out.data), valid: new Uint8Array(valid.data) };
+  } finally {
+    src.delete();
+    ones.delete();
+    Hm.delete();
+    out.delete();
+    valid.delete();
+  }
+}
+
+function globalNcc(a: Uint8Array, b: Uint8Array, use: Uint8Array): number {
+  let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (let i = 0; i < use.length; i += 2) {
+    if (!use[i]) continue;
+    const x = a[i], y = b[i];
+    n++; sa += x; sb += y; saa += x * x; sbb += y * y; sab += x * y;
+  }
+  if (n < 100) return 0;
+  const cov = sab / n - (sa / n) * (sb / n);
+  const va = saa / n - (sa / n) ** 2, vb = sbb / n - (sb / n) ** 2;
+  return va > 1 && vb > 1 ? cov / Math.sqrt(va * vb) : 0;
+}
+
+export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): DetailResult {
+  const W = ref.width, Hh = ref.height, n = W * Hh;
+  // pixels compared: inside the pin, inside the photo, not glare
+  const use = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!ref.pin[i] || valid[i] !== 255) continue;
+    if (warped[i] >= 245 && ref.gray[i] < 225) continue; // specular glare
+    use[i] = 1;
+  }
+  // the reference blur that best explains the photo's sharpness
+  let bestK = 0, bestG = -2;
+  for (let k = 0; k < BLUR_SIGMAS.length; k++) {
+    const g = globalNcc(warped, blurredRef(cv, ref, k), use);
+    if (g > bestG) {
+      bestG = g;
+      bestK = k;
+    }
+  }
+  const r = blurredRef(cv, ref, bestK);
+  const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
+  const ncc = new Float32Array(cols * rows).fill(NaN);
+  const scores: number[] = [];
+  const T = TILE * TILE;
+  for (let ty = 0; ty < rows; ty++) {
+    for (let tx = 0; tx < cols; tx++) {
+      const x0 = tx * TILE, y0 = ty * TILE;
+      if (x0 < SHIFT || y0 < SHIFT || x0 + TILE + SHIFT > W || y0 + TILE + SHIFT > Hh) continue;
+      let inside = 0, rs = 0, rss = 0;
+      for (let y = y0; y < y0 + TILE; y++)
+        for (let x = x0; x < x0 + TILE; x++) {
+          const i = y * W + x;
+          if (use[i]) inside++;
+          const v = r[i];
+          rs += v;
+          rss += v * v;
+        }
+      if (inside < T * 0.85) continue;
+      const rm = rs / T;
+      const rv = rss / T - rm * rm;
+      if (rv < MIN_TILE_STD * MIN_TILE_STD) continue; // flat enamel says nothing about identity
+      let best = -1;
+      for (let dy = -SHIFT; dy <= SHIFT; dy++)
+        for (let dx = -SHIFT; dx <= SHIFT; dx++) {
+          let qs = 0, qss = 0, qr = 0;
+          for (let y = y0; y < y0 + TILE; y++) {
+            const ro = y * W, qo = (y + dy) * W + dx;
+            for (let x = x0; x < x0 + TILE; x++) {
+              const q = warped[qo + x];
+              qs += q;
+              qss += q * q;
+              qr += q * r[ro + x];
+            }
+          }
+          const qm = qs / T;
+          const qv = qss / T - qm * qm;
+          if (qv < 4) continue;
+          const c = (qr / T - qm * rm) / Math.sqrt(qv * rv);
+          if (c > best) best = c;
+        }
+      ncc[ty * cols + tx] = best;
+      scores.push(best);
+    }
+  }
+  const tiles = scores.length;
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, ncc, cols, rows };
+  let bad = 0;
+  for (const s of scores) if (s < MISMATCH_NCC) bad++;
+  scores.sort((a, b) => a - b);
+  return {
+    tiles,
+    mismatch: bad / tiles,
+    cluster: largestCluster(ncc, cols, rows, MISMATCH_NCC),
+    notClose: scores.filter((x) => x < CLOSE_NCC).length / tiles,
+    notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC),
+    median: scores[tiles >> 1],
+    sigma: BLUR_SIGMAS[bestK],
+    ncc,
+    cols,
+    rows,
+  };
+}
+
+function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold: number): number {
+  const seen = new Uint8Array(ncc.length);
+  let best = 0;
+  const stack: number[] = [];
+  for (let s = 0; s < ncc.length; s++) {
+    if (seen[s] || !(ncc[s] < threshold)) continue;
+    let size = 0;
+    stack.push(s);
+    seen[s] = 1;
+    while (stack.length) {
+      const i = stack.pop() as number;
+      size++;
+      const x = i % cols, y = (i - x) / cols;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+          const j = ny * cols + nx;
+          if (!seen[j] && ncc[j] < threshold) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+    }
+    if (size > best) best = size;
+  }
+  return best;
+}

@@ -1,0 +1,59 @@
+/**
+ * The visual engine on its own (no database): generated pins, phone-like photos of them.
+ * What a collector would notice: the right pin is named; a text-only variant that is not in the
+ * catalogue (another team name on the same design) is not passed off as the catalogue pin; glare
+ * on the photo does not lose the right pin.
+ */
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
+import { phonePhoto, pinArtwork } from '../support/identify';
+
+const refs = new Map<string, Buffer>();
+let index: VisualIndex;
+
+async function addPin(pinId: string, picture: Buffer) {
+  refs.set(pinId, picture);
+  index.add({ imageId: pinId, pinId, features: await extractFeatures(picture) });
+}
+
+beforeAll(async () => {
+  index = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+  await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
+  for (const seed of [32, 33, 34, 35]) await addPin(`pin-${seed}`, await pinArtwork(seed));
+}, 60_000);
+
+describe('visual engine', () => {
+  it('names the pin in a rotated, scaled photo with a confidence of at least 50', async () => {
+    const result = await index.match(await phonePhoto(await pinArtwork(31, 'EAGLES', 2019), { rotate: 14, size: 340 }));
+    expect(result.reason).toBe('match');
+    expect(result.best?.pinId).toBe('eagles');
+    expect(result.best?.confidence).toBeGreaterThanOrEqual(50);
+    expect(result.best?.confidence).toBeLessThanOrEqual(100);
+  });
+
+  it('does not pass another team name on the same design off as the catalogue pin', async () => {
+    const result = await index.match(await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: 14, size: 340 }));
+    expect(result.best).toBeNull();
+    // the look-alike is still offered as a suggestion, below the acceptance range
+    expect(result.candidates[0]?.pinId).toBe('eagles');
+    expect(result.candidates[0]?.score).toBeLessThan(50);
+  });
+
+  it('still names the pin when a reflection covers part of it', async () => {
+    const photo = await phonePhoto(await pinArtwork(33), { rotate: -10, size: 360 });
+    const meta = await sharp(photo).metadata();
+    const glare = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${meta.width}" height="${meta.height}">` +
+        `<ellipse cx="${(meta.width ?? 0) / 2 - 40}" cy="${(meta.height ?? 0) / 2 - 60}" rx="70" ry="28" fill="#ffffff" fill-opacity="0.95"/></svg>`,
+    );
+    const result = await index.match(await sharp(photo).composite([{ input: glare }]).jpeg({ quality: 80 }).toBuffer());
+    expect(result.best?.pinId).toBe('pin-33');
+  });
+
+  it('answers no match for a pin it has never seen', async () => {
+    const result = await index.match(await phonePhoto(await pinArtwork(77), { rotate: 5 }));
+    expect(result.best).toBeNull();
+    expect(result.reason).toBe('no_match');
+  });
+});
