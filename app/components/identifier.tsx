@@ -1,7 +1,7 @@
 import { Form, useNavigate } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { IdentificationResult } from '~/services/identification/identify.server';
-import { IdentificationCard } from './identification-result';
+import { IdentificationCard } from './identification-card';
 import { useToast } from './toaster';
 
 type Phase = 'idle' | 'starting' | 'live' | 'analyzing';
