@@ -244,6 +244,15 @@ export class VisualIndex {
     return img;
   }
 
+  /**
+   * Starts the OpenCV runtime and builds the vocabulary now rather than on the first photo (the
+   * server calls it once the stored features are loaded; at 5,000 pins the build takes seconds).
+   */
+  async warmUp(): Promise<void> {
+    await getCV();
+    if (this.entries.size > 0) this.ensureVocab();
+  }
+
   /** `debug` (optional) receives per-candidate diagnostics; used by the benchmark only. */
   async match(photo: Buffer, opts?: { limit?: number; debug?: CandidateDebug[] }): Promise<MatchResult> {
     const limit = Math.max(1, Math.min(5, opts?.limit ?? 5));

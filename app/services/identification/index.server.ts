@@ -146,7 +146,12 @@ function createState(withBackfill: boolean): IndexState {
  * The server calls it at start; identification waits for the load, not for the backfill.
  */
 export function startVisualIndex(): Promise<void> {
-  if (!globalForIndex.__pindexVisualIndex) globalForIndex.__pindexVisualIndex = createState(true);
+  if (!globalForIndex.__pindexVisualIndex) {
+    const state = createState(true);
+    globalForIndex.__pindexVisualIndex = state;
+    // build the matching structures before the first photo arrives
+    void state.loaded.then(() => state.index.warmUp()).catch((error: unknown) => console.error('[identify] warm-up failed', error));
+  }
   return globalForIndex.__pindexVisualIndex.loaded;
 }
 
