@@ -41,6 +41,8 @@ export interface DetailResult {
 
 const TILE = 16;
 const SHIFT = 2;
+const WIDE_SHIFT = 5;
+const WIDE_CHECK_SHARE = 0.35;
 const BLUR_SIGMAS = [0, 1, 1.8, 2.8, 4];
 const MIN_TILE_STD = 14;
 export const MISMATCH_NCC = 0.45;
@@ -135,6 +137,7 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
   const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
   const ncc = new Float32Array(cols * rows).fill(NaN);
   const scores: number[] = [];
+  const notCloseTiles: number[] = [];
   const T = TILE * TILE;
   for (let ty = 0; ty < rows; ty++) {
     for (let tx = 0; tx < cols; tx++) {
@@ -153,28 +156,25 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
       const rm = rs / T;
       const rv = rss / T - rm * rm;
       if (rv < MIN_TILE_STD * MIN_TILE_STD) continue; // flat enamel says nothing about identity
-      let best = -1;
-      for (let dy = -SHIFT; dy <= SHIFT; dy++)
-        for (let dx = -SHIFT; dx <= SHIFT; dx++) {
-          let qs = 0, qss = 0, qr = 0;
-          for (let y = y0; y < y0 + TILE; y++) {
-            const ro = y * W, qo = (y + dy) * W + dx;
-            for (let x = x0; x < x0 + TILE; x++) {
-              const q = warped[qo + x];
-              qs += q;
-              qss += q * q;
-              qr += q * r[ro + x];
-            }
-          }
-          const qm = qs / T;
-          const qv = qss / T - qm * qm;
-          if (qv < 4) continue;
-          const c = (qr / T - qm * rm) / Math.sqrt(qv * rv);
-          if (c > best) best = c;
-        }
+      const best = tileNcc(warped, r, W, Hh, x0, y0, SHIFT);
+      if (best < CLOSE_NCC) notCloseTiles.push(ty * cols + tx);
       ncc[ty * cols + tx] = best;
       scores.push(best);
     }
+  }
+  // tiles that are not close: before counting them against the pin, allow a wider local shift (a
+  // homography a few pixels off near the pin's edge) and a blurrier reference (depth-of-field
+  // falloff). Only when few are left to explain: a pin that differs all over is not worth the time.
+  if (notCloseTiles.length <= scores.length * WIDE_CHECK_SHARE) {
+    const blurrier = bestK + 1 < BLUR_SIGMAS.length ? blurredRef(cv, ref, bestK + 1) : null;
+    for (const t of notCloseTiles) {
+      const x0 = (t % cols) * TILE, y0 = Math.floor(t / cols) * TILE;
+      let best = Math.max(ncc[t], tileNcc(warped, r, W, Hh, x0, y0, WIDE_SHIFT));
+      if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(warped, blurrier, W, Hh, x0, y0, WIDE_SHIFT));
+      ncc[t] = best;
+    }
+    scores.length = 0;
+    for (const v of ncc) if (!Number.isNaN(v)) scores.push(v);
   }
   const tiles = scores.length;
   if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, ncc, cols, rows };
@@ -193,6 +193,44 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
     cols,
     rows,
   };
+}
+
+/** Best zero-mean normalised correlation of a reference tile with the photo shifted by up to `shift` px. */
+function tileNcc(warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number): number {
+  const T = TILE * TILE;
+  let rs = 0, rss = 0;
+  for (let y = y0; y < y0 + TILE; y++)
+    for (let x = x0; x < x0 + TILE; x++) {
+      const v = r[y * W + x];
+      rs += v;
+      rss += v * v;
+    }
+  const rm = rs / T;
+  const rv = rss / T - rm * rm;
+  if (rv < 1) return -1;
+  let best = -1;
+  for (let dy = -shift; dy <= shift; dy++) {
+    if (y0 + dy < 0 || y0 + dy + TILE > H) continue;
+    for (let dx = -shift; dx <= shift; dx++) {
+      if (x0 + dx < 0 || x0 + dx + TILE > W) continue;
+      let qs = 0, qss = 0, qr = 0;
+      for (let y = y0; y < y0 + TILE; y++) {
+        const ro = y * W, qo = (y + dy) * W + dx;
+        for (let x = x0; x < x0 + TILE; x++) {
+          const q = warped[qo + x];
+          qs += q;
+          qss += q * q;
+          qr += q * r[ro + x];
+        }
+      }
+      const qm = qs / T;
+      const qv = qss / T - qm * qm;
+      if (qv < 4) continue;
+      const c = (qr / T - qm * rm) / Math.sqrt(qv * rv);
+      if (c > best) best = c;
+    }
+  }
+  return best;
 }
 
 function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold: number): number {

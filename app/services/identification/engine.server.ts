@@ -125,8 +125,8 @@ const DETAIL_MIN_INLIERS = 12;
 const DETAIL_MIN_TILES = 20;
 const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
-const DETAIL_VETO_SHARE = 0.2;
-const DETAIL_VETO_CLUSTER = 10;
+const DETAIL_VETO_SHARE = 0.15;
+const DETAIL_VETO_CLUSTER = 5;
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 export class VisualIndex {
