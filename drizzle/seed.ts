@@ -14,6 +14,7 @@ import { recordIdentificationActivity } from '../app/services/achievements.serve
 import { addCollectionEntry } from '../app/services/collection.server';
 import { prepareImage, savePreparedImage, type PreparedImage } from '../app/services/images.server';
 import { indexPinImages } from '../app/services/identification/index.server';
+import { mulberry32 } from '../app/utils/random';
 import { rarityFromQuantity } from '../app/utils/rarity';
 import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
 
@@ -22,18 +23,7 @@ const log = (...args: unknown[]) => {
   if (!quiet) console.log(...args);
 };
 
-/** mulberry32: a small deterministic PRNG */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(20261122);
+const rand = mulberry32(20261122);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
 const between = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 

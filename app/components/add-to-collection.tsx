@@ -7,6 +7,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm,
 import { parseWithZod } from '@conform-to/zod';
 import { Form, useLocation, useNavigation } from '@remix-run/react';
 import { AddToCollectionSchema, MAX_COLLECTION_QUANTITY } from '~/forms/collection';
+import { FieldError } from './form-field';
 import { TimeZoneCookie } from './time-zone-cookie';
 import { CONDITIONS } from '~/utils/constants';
 
@@ -63,16 +64,8 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
       <TimeZoneCookie />
       <input type="hidden" name="intent" value="addToCollection" />
       <input {...getInputProps(fields.pinId, { type: 'hidden' })} value={pinId} key={fields.pinId.key} />
-      {form.errors?.length ? (
-        <p className="field-error" role="alert" id={form.errorId}>
-          {form.errors[0]}
-        </p>
-      ) : null}
-      {fields.pinId.errors?.length ? (
-        <p className="field-error" role="alert">
-          {fields.pinId.errors[0]}
-        </p>
-      ) : null}
+      <FieldError field={form} />
+      <FieldError field={fields.pinId} />
       <div className="grid grid-cols-2 gap-3">
         <div>
           <label className="label" htmlFor={fields.status.id}>
@@ -85,11 +78,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
               </option>
             ))}
           </select>
-          {fields.status.errors ? (
-            <p className="field-error" id={fields.status.errorId}>
-              {fields.status.errors[0]}
-            </p>
-          ) : null}
+          <FieldError field={fields.status} />
         </div>
         <div>
           <label className="label" htmlFor={fields.quantity.id}>
@@ -104,11 +93,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
             inputMode="numeric"
             className="input"
           />
-          {fields.quantity.errors ? (
-            <p className="field-error" id={fields.quantity.errorId}>
-              {fields.quantity.errors[0]}
-            </p>
-          ) : null}
+          <FieldError field={fields.quantity} />
         </div>
         <div>
           <label className="label" htmlFor={fields.condition.id}>
@@ -121,11 +106,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
               </option>
             ))}
           </select>
-          {fields.condition.errors ? (
-            <p className="field-error" id={fields.condition.errorId}>
-              {fields.condition.errors[0]}
-            </p>
-          ) : null}
+          <FieldError field={fields.condition} />
         </div>
         <div className="flex items-end pb-2">
           <label className="flex items-center gap-2 text-sm text-slate-700" htmlFor={fields.tradeable.id}>
@@ -139,11 +120,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
           Notes
         </label>
         <textarea {...getTextareaProps(fields.notes)} key={fields.notes.key} rows={2} className="input" placeholder="Where you got it, trades, anything to remember" />
-        {fields.notes.errors ? (
-          <p className="field-error" id={fields.notes.errorId}>
-            {fields.notes.errors[0]}
-          </p>
-        ) : null}
+        <FieldError field={fields.notes} />
       </div>
       <button type="submit" className="btn-primary w-full" disabled={pending}>
         {pending ? 'Adding...' : 'Add to Collection'}

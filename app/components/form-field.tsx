@@ -29,12 +29,18 @@ export function TextField({
           {hint}
         </p>
       ) : null}
-      {field.errors?.length ? (
-        <p id={field.errorId} className="field-error" role="alert">
-          {field.errors[0]}
-        </p>
-      ) : null}
+      <FieldError field={field} />
     </div>
+  );
+}
+
+/** A field's first error, announced, and referenced by the input's aria-describedby (conform's errorId). */
+export function FieldError({ field }: { field: { errors?: string[]; errorId: string } }) {
+  if (!field.errors?.length) return null;
+  return (
+    <p id={field.errorId} className="field-error" role="alert">
+      {field.errors[0]}
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@ import type { IdentificationResult } from '~/services/identification/identify.se
 import { newPinSchema } from '~/forms/pins';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
 import { AddToCollectionForm } from './add-to-collection';
+import { FieldError } from './form-field';
 import { headline } from './identification-card';
 import { RarityBadge } from './rarity-badge';
 
@@ -230,22 +231,14 @@ function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { pho
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="createPin" />
         <input type="hidden" name="photoImageId" value={photoImageId} />
-        {form.errors?.length ? (
-          <p className="field-error" role="alert" id={form.errorId}>
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FieldError field={form} />
         <div className="grid gap-4 sm:grid-cols-2">
           <div>
             <label className="label" htmlFor={fields.name.id}>
               Pin name
             </label>
             <input {...getInputProps(fields.name, { type: 'text' })} key={fields.name.key} className="input" />
-            {fields.name.errors ? (
-              <p className="field-error" id={fields.name.errorId}>
-                {fields.name.errors[0]}
-              </p>
-            ) : null}
+            <FieldError field={fields.name} />
           </div>
           <div>
             <label className="label" htmlFor={fields.organizationName.id}>
@@ -257,11 +250,7 @@ function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { pho
                 <option key={o} value={o} />
               ))}
             </datalist>
-            {fields.organizationName.errors ? (
-              <p className="field-error" id={fields.organizationName.errorId}>
-                {fields.organizationName.errors[0]}
-              </p>
-            ) : null}
+            <FieldError field={fields.organizationName} />
           </div>
         </div>
         <div>
@@ -269,11 +258,7 @@ function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { pho
             Description
           </label>
           <textarea {...getTextareaProps(fields.description)} key={fields.description.key} rows={3} className="input" />
-          {fields.description.errors ? (
-            <p className="field-error" id={fields.description.errorId}>
-              {fields.description.errors[0]}
-            </p>
-          ) : null}
+          <FieldError field={fields.description} />
         </div>
         <div className="grid gap-4 sm:grid-cols-3">
           <div>
@@ -281,33 +266,21 @@ function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { pho
               Total quantity
             </label>
             <input {...getInputProps(fields.totalQuantity, { type: 'number' })} key={fields.totalQuantity.key} min={1} step={1} className="input" />
-            {fields.totalQuantity.errors ? (
-              <p className="field-error" id={fields.totalQuantity.errorId}>
-                {fields.totalQuantity.errors[0]}
-              </p>
-            ) : null}
+            <FieldError field={fields.totalQuantity} />
           </div>
           <div>
             <label className="label" htmlFor={fields.year.id}>
               Year
             </label>
             <input {...getInputProps(fields.year, { type: 'number' })} key={fields.year.key} min={1900} max={new Date().getFullYear()} step={1} className="input" />
-            {fields.year.errors ? (
-              <p className="field-error" id={fields.year.errorId}>
-                {fields.year.errors[0]}
-              </p>
-            ) : null}
+            <FieldError field={fields.year} />
           </div>
           <div>
             <label className="label" htmlFor={fields.event.id}>
               Event
             </label>
             <input {...getInputProps(fields.event, { type: 'text' })} key={fields.event.key} className="input" />
-            {fields.event.errors ? (
-              <p className="field-error" id={fields.event.errorId}>
-                {fields.event.errors[0]}
-              </p>
-            ) : null}
+            <FieldError field={fields.event} />
           </div>
         </div>
         <div>

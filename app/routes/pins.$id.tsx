@@ -9,6 +9,7 @@ import { useHydrated } from 'remix-utils/use-hydrated';
 import { getOptionalUser } from '~/auth/user.server';
 import { AddToCollectionForm } from '~/components/add-to-collection';
 import { ConfirmDialog } from '~/components/confirm-dialog';
+import { FieldError } from '~/components/form-field';
 import { RarityBadge } from '~/components/rarity-badge';
 import { MIN_PIN_YEAR } from '~/utils/constants';
 import { currentYear, pinEditSchema } from '~/forms/pins';
@@ -369,12 +370,6 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
-  const error = (f: { errors?: string[]; errorId: string }) =>
-    f.errors?.length ? (
-      <p id={f.errorId} className="field-error" role="alert">
-        {f.errors[0]}
-      </p>
-    ) : null;
   const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
   const { key: qtyKey, ...qtyProps } = getInputProps(fields.totalQuantity, { type: 'number' });
   const { key: yearKey, ...yearProps } = getInputProps(fields.year, { type: 'number' });
@@ -394,14 +389,14 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
           Name
         </label>
         <input key={nameKey} {...nameProps} className="input" />
-        {error(fields.name)}
+        <FieldError field={fields.name} />
       </div>
       <div>
         <label htmlFor={fields.description.id} className="label">
           Description
         </label>
         <textarea key={descKey} {...descProps} rows={3} className="input" />
-        {error(fields.description)}
+        <FieldError field={fields.description} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
@@ -410,14 +405,14 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
           </label>
           {/* no min attribute: the server's message ('Quantity must be at least 1') is the one shown */}
           <input key={qtyKey} {...qtyProps} className="input" inputMode="numeric" />
-          {error(fields.totalQuantity)}
+          <FieldError field={fields.totalQuantity} />
         </div>
         <div>
           <label htmlFor={fields.year.id} className="label">
             Year
           </label>
           <input key={yearKey} {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${currentYear()}`} />
-          {error(fields.year)}
+          <FieldError field={fields.year} />
         </div>
       </div>
       <div>
@@ -425,7 +420,7 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
           Event
         </label>
         <input key={eventKey} {...eventProps} className="input" />
-        {error(fields.event)}
+        <FieldError field={fields.event} />
       </div>
       <div className="flex justify-end gap-3">
         {cancel}

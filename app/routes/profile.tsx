@@ -5,7 +5,7 @@ import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { getOptionalUser } from '~/auth/user.server';
-import { FormErrors } from '~/components/form-field';
+import { FieldError, FormErrors } from '~/components/form-field';
 import { Avatar } from '~/components/nav';
 import { ProfilePictureEditor } from '~/components/profile-picture-editor';
 import { useToast } from '~/components/toaster';
@@ -151,11 +151,7 @@ export default function Profile() {
               autoComplete="nickname"
               onChange={(e) => setNickname(e.target.value)}
             />
-            {fields.nickname.errors?.length ? (
-              <p id={fields.nickname.errorId} className="field-error" role="alert">
-                {fields.nickname.errors[0]}
-              </p>
-            ) : null}
+            <FieldError field={fields.nickname} />
           </div>
           <button type="submit" className="btn-primary" disabled={saving || !nickname.trim()}>
             {saving ? 'Saving...' : 'Save'}

@@ -1,4 +1,5 @@
 // Binary descriptor utilities and a two-level k-majority vocabulary for bag-of-words shortlisting.
+import { mulberry32 } from "~/utils/random";
 
 /** View 32-byte descriptors as 8 uint32 words each. */
 export function asWords(desc: Uint8Array): Uint32Array {
@@ -19,18 +20,6 @@ export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number):
     popcnt(a[o] ^ b[p]) + popcnt(a[o + 1] ^ b[p + 1]) + popcnt(a[o + 2] ^ b[p + 2]) + popcnt(a[o + 3] ^ b[p + 3]) +
     popcnt(a[o + 4] ^ b[p + 4]) + popcnt(a[o + 5] ^ b[p + 5]) + popcnt(a[o + 6] ^ b[p + 6]) + popcnt(a[o + 7] ^ b[p + 7])
   );
-}
-
-// Deterministic PRNG so that vocabularies are reproducible.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** k-majority clustering of binary descriptors (indices into data). Returns centroids (k*8 words). */
