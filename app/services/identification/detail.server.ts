@@ -33,10 +33,6 @@ export interface DetailResult {
   notCloseCluster: number;
   /** blur (sigma) that made the reference look most like the photo */
   sigma: number;
-  /** per-tile correlations (NaN = not compared), row-major, for duels between look-alike pins */
-  ncc: Float32Array;
-  cols: number;
-  rows: number;
 }
 
 const TILE = 16;
@@ -136,7 +132,7 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
   const r = blurredRef(cv, ref, bestK);
   const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
   const ncc = new Float32Array(cols * rows).fill(NaN);
-  const scores: number[] = [];
+  let compared = 0;
   const notCloseTiles: number[] = [];
   const T = TILE * TILE;
   for (let ty = 0; ty < rows; ty++) {
@@ -159,13 +155,13 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
       const best = tileNcc(warped, r, W, Hh, x0, y0, SHIFT);
       if (best < CLOSE_NCC) notCloseTiles.push(ty * cols + tx);
       ncc[ty * cols + tx] = best;
-      scores.push(best);
+      compared++;
     }
   }
   // tiles that are not close: before counting them against the pin, allow a wider local shift (a
   // homography a few pixels off near the pin's edge) and a blurrier reference (depth-of-field
   // falloff). Only when few are left to explain: a pin that differs all over is not worth the time.
-  if (notCloseTiles.length <= scores.length * WIDE_CHECK_SHARE) {
+  if (notCloseTiles.length <= compared * WIDE_CHECK_SHARE) {
     const blurrier = bestK + 1 < BLUR_SIGMAS.length ? blurredRef(cv, ref, bestK + 1) : null;
     for (const t of notCloseTiles) {
       const x0 = (t % cols) * TILE, y0 = Math.floor(t / cols) * TILE;
@@ -173,11 +169,10 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
       if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(warped, blurrier, W, Hh, x0, y0, WIDE_SHIFT));
       ncc[t] = best;
     }
-    scores.length = 0;
-    for (const v of ncc) if (!Number.isNaN(v)) scores.push(v);
   }
+  const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, ncc, cols, rows };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0 };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
@@ -189,9 +184,6 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
     notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC),
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
-    ncc,
-    cols,
-    rows,
   };
 }
 

@@ -416,11 +416,11 @@ export class VisualIndex {
     const winner = ordered[0];
     lap("fine");
     // full-resolution detail check of the winner
-    const detail = new Map<Verified, DetailResult>();
+    let d: DetailResult | undefined;
     const winnerRef = winner?.H ? await this.detailOf(winner.e) : null;
     if (winner?.H && winnerRef) {
       const w = warpToReference(cv, gray, img.width, img.height, winner.H, winnerRef);
-      detail.set(winner, detailCheck(cv, w.warped, w.valid, winnerRef));
+      d = detailCheck(cv, w.warped, w.valid, winnerRef);
     }
     lap("detail");
 
@@ -443,13 +443,9 @@ export class VisualIndex {
           winner: v === winner,
           holes: v.holes,
           residTrim: v.residTrim,
-          dTiles: detail.get(v)?.tiles,
-          dMismatch: detail.get(v)?.mismatch,
-          dCluster: detail.get(v)?.cluster,
-          dMedian: detail.get(v)?.median,
-          dSigma: detail.get(v)?.sigma,
-          dNotClose: detail.get(v)?.notClose,
-          dNotCloseCluster: detail.get(v)?.notCloseCluster,
+          ...(v === winner && d
+            ? { dTiles: d.tiles, dMismatch: d.mismatch, dCluster: d.cluster, dMedian: d.median, dSigma: d.sigma, dNotClose: d.notClose, dNotCloseCluster: d.notCloseCluster }
+            : {}),
         });
     }
 
@@ -476,7 +472,6 @@ export class VisualIndex {
     // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
     // tile by tile (survives glare, blur and lighting that upset the colour residual)
     const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
-    const d = detail.get(winner);
     const detailOk =
       !!d && winner.inliers >= DETAIL_MIN_INLIERS && d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
     if (!colourOk && !detailOk) {
