@@ -88,8 +88,8 @@ async function main(): Promise<void> {
   const header = cat[0];
   const nameCol = header.indexOf("name");
   const imagesCol = header.indexOf("images");
-  const index = new VisualIndex(async (id) => (id.startsWith("distractor-") ? distractorImages.get(id) ?? null : readFileSync(join(benchDir, id))));
   const distractorImages = new Map<string, Buffer>();
+  const index = new VisualIndex(async (id) => (id.startsWith("distractor-") ? distractorImages.get(id) ?? null : readFileSync(join(benchDir, id))));
   const refPaths: string[] = [];
   let t0 = performance.now();
   const extractTimes: number[] = [];

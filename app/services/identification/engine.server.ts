@@ -129,6 +129,31 @@ const DETAIL_VETO_SHARE = 0.15;
 const DETAIL_VETO_CLUSTER = 5;
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
+/** A small least-recently-used cache keyed by image id (decoded reference images). */
+class LruCache<V> {
+  private map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key); // most recently used last
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    if (this.map.size >= this.capacity) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+    this.map.set(key, value);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
 export class VisualIndex {
   private entries = new Map<string, Entry>();
   private vocab: Vocabulary | null = null;
@@ -136,28 +161,20 @@ export class VisualIndex {
   private vocabBuiltAt = 0; // descriptor count at build time
   private postings: Postings[] = []; // word -> (entry slot, descriptor index)
   private slots: (Entry | null)[] = [];
-  private thumbCache = new Map<string, RawImage & { pin: Uint8Array }>();
-  private detailCache = new Map<string, ReferenceDetail | null>();
+  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(64);
+  private detailCache = new LruCache<ReferenceDetail | null>(48);
 
   constructor(private readonly loadReference?: ReferenceLoader) {}
 
   private async detailOf(e: Entry): Promise<ReferenceDetail | null> {
     if (!this.loadReference) return null;
     const hit = this.detailCache.get(e.imageId);
-    if (hit !== undefined) {
-      this.detailCache.delete(e.imageId); // keep recently used ones last
-      this.detailCache.set(e.imageId, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     let detail: ReferenceDetail | null = null;
     const bytes = await this.loadReference(e.imageId).catch(() => null);
     if (bytes) {
       const raw = await decodeRGB(bytes, REF_SIDE, REF_SIDE);
       if (raw.width === e.width && raw.height === e.height) detail = makeReferenceDetail(raw, pinMask(raw));
-    }
-    if (this.detailCache.size >= 48) {
-      const first = this.detailCache.keys().next().value;
-      if (first !== undefined) this.detailCache.delete(first);
     }
     this.detailCache.set(e.imageId, detail);
     return detail;
@@ -236,10 +253,6 @@ export class VisualIndex {
     if (c) return c;
     const raw = await decodeRGB(e.thumb, THUMB_SIDE);
     const img = { ...raw, pin: pinMask(raw) };
-    if (this.thumbCache.size > 64) {
-      const first = this.thumbCache.keys().next().value;
-      if (first !== undefined) this.thumbCache.delete(first);
-    }
     this.thumbCache.set(e.imageId, img);
     return img;
   }
