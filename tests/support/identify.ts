@@ -15,8 +15,11 @@ function rng(seed: number) {
 
 const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616', '#00a3e0', '#000000', '#ffffff', '#7a0019'];
 
-/** A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. */
-export async function pinArtwork(seed: number, text = `TEAM ${seed}`, year = 2000 + (seed % 25)): Promise<Buffer> {
+/**
+ * A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. `spin` (degrees)
+ * adds a spinner: a centre disc with its own artwork, turned by that angle.
+ */
+export async function pinArtwork(seed: number, text = `TEAM ${seed}`, year = 2000 + (seed % 25), opts: { spin?: number } = {}): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
   const [a, b, c] = [pick(), pick(), pick()];
@@ -41,8 +44,20 @@ export async function pinArtwork(seed: number, text = `TEAM ${seed}`, year = 200
     <path d="M70 330 L442 330 L420 400 L92 400 Z" fill="${c}" stroke="#d4af37" stroke-width="6"/>
     <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${text}</text>
     <text x="256" y="140" font-family="sans-serif" font-size="40" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
+    ${opts.spin === undefined ? '' : spinner(opts.spin)}
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
+}
+
+function spinner(angle: number): string {
+  return `<g transform="rotate(${angle} 256 250)">
+    <circle cx="256" cy="250" r="96" fill="#f4f1e8" stroke="#d4af37" stroke-width="8"/>
+    <path d="M196 214 L236 190 L226 236 Z" fill="#c8102e" stroke="#000" stroke-width="3"/>
+    <rect x="270" y="196" width="44" height="30" fill="#003087" stroke="#000" stroke-width="3" transform="rotate(20 292 211)"/>
+    <circle cx="226" cy="296" r="16" fill="#006341" stroke="#000" stroke-width="3"/>
+    <text x="262" y="270" font-family="sans-serif" font-size="34" font-weight="bold" text-anchor="middle" fill="#4b2e83" stroke="#000" stroke-width="1">SPIN</text>
+    <polygon points="300,282 324,300 292,314" fill="#fa4616" stroke="#000" stroke-width="3"/>
+  </g>`;
 }
 
 /** A phone-like photo of a picture: smaller, slightly rotated, on a textured background, JPEG. */

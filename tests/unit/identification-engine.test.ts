@@ -2,7 +2,7 @@
  * The visual engine on its own (no database): generated pins, phone-like photos of them.
  * What a collector would notice: the right pin is named; a text-only variant that is not in the
  * catalogue (another team name on the same design) is not passed off as the catalogue pin; glare
- * on the photo does not lose the right pin.
+ * on the photo does not lose the right pin; nor does a spinner that has turned.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ beforeAll(async () => {
   index = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
   await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
   for (const seed of [32, 33, 34, 35]) await addPin(`pin-${seed}`, await pinArtwork(seed));
+  await addPin('spinner', await pinArtwork(41, 'SPINNERS', 2021, { spin: 0 }));
 }, 60_000);
 
 describe('visual engine', () => {
@@ -49,6 +50,11 @@ describe('visual engine', () => {
     );
     const result = await index.match(await sharp(photo).composite([{ input: glare }]).jpeg({ quality: 80 }).toBuffer());
     expect(result.best?.pinId).toBe('pin-33');
+  });
+
+  it('names a spinner pin whose centre has turned since the catalogue picture', async () => {
+    const result = await index.match(await phonePhoto(await pinArtwork(41, 'SPINNERS', 2021, { spin: 70 }), { rotate: 12, size: 380 }));
+    expect(result.best?.pinId).toBe('spinner');
   });
 
   it('answers no match for a pin it has never seen', async () => {

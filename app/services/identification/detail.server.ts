@@ -5,7 +5,8 @@
 // zero-mean normalised cross-correlation (immune to lighting, exposure and colour cast), after blurring
 // the reference to the photo's own sharpness, with a small local search that absorbs the last pixels of
 // misalignment. Glare (saturated photo pixels where the reference is not white) is left out, so a
-// reflection does not count against the right pin.
+// reflection does not count against the right pin. A spinner or dangler that has moved since the
+// reference was taken is given a second chance under its own motion (found by the matcher).
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
 
@@ -111,7 +112,13 @@ function globalNcc(a: Uint8Array, b: Uint8Array, use: Uint8Array): number {
   return va > 1 && vb > 1 ? cov / Math.sqrt(va * vb) : 0;
 }
 
-export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): DetailResult {
+export function detailCheck(
+  cv: CV,
+  warped: Uint8Array,
+  valid: Uint8Array,
+  ref: ReferenceDetail,
+  alt?: { warped: Uint8Array; valid: Uint8Array },
+): DetailResult {
   const W = ref.width, Hh = ref.height, n = W * Hh;
   // pixels compared: inside the pin, inside the photo, not glare
   const use = new Uint8Array(n);
@@ -132,6 +139,7 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
   const r = blurredRef(cv, ref, bestK);
   const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
   const ncc = new Float32Array(cols * rows).fill(NaN);
+  const shiftX = new Int8Array(cols * rows), shiftY = new Int8Array(cols * rows);
   let compared = 0;
   const notCloseTiles: number[] = [];
   const T = TILE * TILE;
@@ -155,6 +163,8 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
       const best = tileNcc(warped, r, W, Hh, x0, y0, SHIFT);
       if (best < CLOSE_NCC) notCloseTiles.push(ty * cols + tx);
       ncc[ty * cols + tx] = best;
+      shiftX[ty * cols + tx] = lastShift.dx;
+      shiftY[ty * cols + tx] = lastShift.dy;
       compared++;
     }
   }
@@ -165,8 +175,17 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
     const blurrier = bestK + 1 < BLUR_SIGMAS.length ? blurredRef(cv, ref, bestK + 1) : null;
     for (const t of notCloseTiles) {
       const x0 = (t % cols) * TILE, y0 = Math.floor(t / cols) * TILE;
-      let best = Math.max(ncc[t], tileNcc(warped, r, W, Hh, x0, y0, WIDE_SHIFT));
-      if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(warped, blurrier, W, Hh, x0, y0, WIDE_SHIFT));
+      // misalignment is smooth: where close neighbours agree on a shift, search only around it (lettering
+      // of another name would otherwise slide onto similar strokes a few pixels away)
+      const around = neighbourShift(ncc, shiftX, shiftY, cols, rows, t);
+      const [ox, oy, reach] = around ? [around.dx, around.dy, SHIFT] : [0, 0, WIDE_SHIFT];
+      let best = Math.max(ncc[t], tileNcc(warped, r, W, Hh, x0, y0, reach, ox, oy));
+      if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(warped, blurrier, W, Hh, x0, y0, reach, ox, oy));
+      // a part that moves on its own (spinner, dangler): the tile under the second motion
+      if (best < CLOSE_NCC && alt && tileInside(alt.valid, W, x0, y0)) {
+        best = Math.max(best, tileNcc(alt.warped, r, W, Hh, x0, y0, WIDE_SHIFT));
+        if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(alt.warped, blurrier, W, Hh, x0, y0, WIDE_SHIFT));
+      }
       ncc[t] = best;
     }
   }
@@ -187,8 +206,36 @@ export function detailCheck(cv: CV, warped: Uint8Array, valid: Uint8Array, ref: 
   };
 }
 
+/** Median shift of the close tiles within two tiles of t, when at least three agree enough to say. */
+function neighbourShift(ncc: Float32Array, sx: Int8Array, sy: Int8Array, cols: number, rows: number, t: number): { dx: number; dy: number } | null {
+  const x = t % cols, y = (t - x) / cols;
+  const xs: number[] = [], ys: number[] = [];
+  for (let j = Math.max(0, y - 2); j <= Math.min(rows - 1, y + 2); j++)
+    for (let i = Math.max(0, x - 2); i <= Math.min(cols - 1, x + 2); i++) {
+      const k = j * cols + i;
+      if (ncc[k] >= CLOSE_NCC) {
+        xs.push(sx[k]);
+        ys.push(sy[k]);
+      }
+    }
+  if (xs.length < 3) return null;
+  xs.sort((a, b) => a - b);
+  ys.sort((a, b) => a - b);
+  return { dx: xs[xs.length >> 1], dy: ys[ys.length >> 1] };
+}
+
+function tileInside(valid: Uint8Array, W: number, x0: number, y0: number): boolean {
+  for (let y = y0; y < y0 + TILE; y++) for (let x = x0; x < x0 + TILE; x++) if (valid[y * W + x] !== 255) return false;
+  return true;
+}
+
+/** The shift at which the last tileNcc call found its best correlation. */
+const lastShift = { dx: 0, dy: 0 };
+
 /** Best zero-mean normalised correlation of a reference tile with the photo shifted by up to `shift` px. */
-function tileNcc(warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number): number {
+function tileNcc(
+  warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number, ox = 0, oy = 0,
+): number {
   const T = TILE * TILE;
   let rs = 0, rss = 0;
   for (let y = y0; y < y0 + TILE; y++)
@@ -201,9 +248,9 @@ function tileNcc(warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: nu
   const rv = rss / T - rm * rm;
   if (rv < 1) return -1;
   let best = -1;
-  for (let dy = -shift; dy <= shift; dy++) {
+  for (let dy = oy - shift; dy <= oy + shift; dy++) {
     if (y0 + dy < 0 || y0 + dy + TILE > H) continue;
-    for (let dx = -shift; dx <= shift; dx++) {
+    for (let dx = ox - shift; dx <= ox + shift; dx++) {
       if (x0 + dx < 0 || x0 + dx + TILE > W) continue;
       let qs = 0, qss = 0, qr = 0;
       for (let y = y0; y < y0 + TILE; y++) {
@@ -219,7 +266,11 @@ function tileNcc(warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: nu
       const qv = qss / T - qm * qm;
       if (qv < 4) continue;
       const c = (qr / T - qm * rm) / Math.sqrt(qv * rv);
-      if (c > best) best = c;
+      if (c > best) {
+        best = c;
+        lastShift.dx = dx;
+        lastShift.dy = dy;
+      }
     }
   }
   return best;

@@ -11,7 +11,8 @@
 //     text-only variants that are not in the catalogue; look-alike pins "duel" on the pixels where their
 //     references differ (reference-to-reference homography), the loser of a close duel makes the answer ambiguous
 //  5. detail check of the winner at the reference's full resolution (detail.server.ts): tile-by-tile
-//     correlation that glare and lighting do not upset and a different team name or year does
+//     correlation that glare and lighting do not upset and a different team name or year does; the part
+//     of a spinner or dangler that has moved is compared under its own second motion
 //  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
 import {
@@ -353,11 +354,12 @@ export class VisualIndex {
       holes?: number;
       residTrim?: number;
       al?: Aligned;
+      pairs: number[];
     }
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
       const v = verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height);
-      verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes });
+      verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
     });
     verified.sort((a, b) => b.inliers - a.inliers);
     lap("verify");
@@ -433,7 +435,11 @@ export class VisualIndex {
     const winnerRef = winner?.H ? await this.detailOf(winner.e) : null;
     if (winner?.H && winnerRef) {
       const w = warpToReference(cv, gray, img.width, img.height, winner.H, winnerRef);
-      d = detailCheck(cv, w.warped, w.valid, winnerRef);
+      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
+      // out may agree on a second motion; tiles that do not match under the first get a second chance
+      const H2 = secondaryMotion(cv, winner.pairs, orb.points, winner.e, winner.H);
+      const alt = H2 ? warpToReference(cv, gray, img.width, img.height, H2, winnerRef) : undefined;
+      d = detailCheck(cv, w.warped, w.valid, winnerRef, alt);
     }
     lap("detail");
 
@@ -576,7 +582,24 @@ function verifyPairs(
   let H: InstanceType<CV["Mat"]> | null = null;
   try {
     H = cv.findHomography(srcMat, dstMat, cv.RANSAC, RANSAC_PX, mask, 1000, 0.995);
-    if (!H || H.rows !== 3) return { matches: m, inliers: 0, H: null };
+    let h = H && H.rows === 3 ? Array.from(H.data64F) : null;
+    // a degenerate or mirrored homography (RANSAC latched onto points along an arc of lettering, a
+    // spinner's ring...) is replaced by an affine fit: phone photos of a flat pin are close to affine,
+    // and the affine model cannot fold the pin over
+    if (!h || !plausibleHomography(h)) {
+      h = null;
+      const A = cv.estimateAffine2D(srcMat, dstMat, mask, cv.RANSAC, RANSAC_PX, 2000, 0.995, 10);
+      try {
+        if (A && A.rows === 2 && A.cols === 3) {
+          const a = Array.from(A.data64F as Float64Array);
+          const affine = [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
+          if (plausibleHomography(affine)) h = affine;
+        }
+      } finally {
+        A?.delete();
+      }
+    }
+    if (!h) return { matches: m, inliers: 0, H: null };
     let inl = 0;
     const inlierRef: number[] = [];
     for (let i = 0; i < m; i++)
@@ -584,10 +607,6 @@ function verifyPairs(
         inl++;
         inlierRef.push(pairs[i * 2 + 1]);
       }
-    const h = Array.from(H.data64F);
-    // reject degenerate / mirrored homographies
-    const det = h[0] * h[4] - h[1] * h[3];
-    if (!(det > 1e-4 && det < 1e4) || Math.abs(h[6]) > 0.01 || Math.abs(h[7]) > 0.01) return { matches: m, inliers: 0, H: null };
     return { matches: m, inliers: inl, H: h, holes: coverageHoles(e, h, inlierRef, qW, qH) };
   } finally {
     srcMat.delete();
@@ -595,6 +614,56 @@ function verifyPairs(
     mask.delete();
     H?.delete();
   }
+}
+
+const SECONDARY_MIN_INLIERS = 8;
+
+/**
+ * A second motion (affine) among the tentative correspondences that do not fit the pin's homography H:
+ * the part of a spinner or dangler that has moved since the reference was taken. It must keep about the
+ * pin's own scale (a moving part turns and shifts, it does not grow).
+ */
+function secondaryMotion(cv: CV, pairs: number[], qPts: Float32Array, e: Entry, H: number[]): number[] | null {
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    const j = pairs[k], i = pairs[k + 1];
+    const x = qPts[j * 2], y = qPts[j * 2 + 1];
+    const w = H[6] * x + H[7] * y + H[8];
+    const px = (H[0] * x + H[1] * y + H[2]) / w, py = (H[3] * x + H[4] * y + H[5]) / w;
+    const rx = e.points[i * 2], ry = e.points[i * 2 + 1];
+    if ((px - rx) ** 2 + (py - ry) ** 2 <= RANSAC_PX * RANSAC_PX) continue;
+    src.push(x, y);
+    dst.push(rx, ry);
+  }
+  const m = src.length / 2;
+  if (m < SECONDARY_MIN_INLIERS) return null;
+  const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
+  const dstMat = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
+  let A: InstanceType<CV["Mat"]> | null = null;
+  try {
+    A = cv.estimateAffine2D(srcMat, dstMat, mask, cv.RANSAC, RANSAC_PX / 2, 2000, 0.995, 10);
+    if (!A || A.rows !== 2) return null;
+    let inl = 0;
+    for (let i = 0; i < m; i++) if (mask.data[i]) inl++;
+    if (inl < SECONDARY_MIN_INLIERS) return null;
+    const a = Array.from(A.data64F as Float64Array);
+    const h = [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
+    const scale = Math.abs(h[0] * h[4] - h[1] * h[3]) / Math.abs(H[0] * H[4] - H[1] * H[3]);
+    return plausibleHomography(h) && scale > 0.6 && scale < 1.6 ? h : null;
+  } finally {
+    srcMat.delete();
+    dstMat.delete();
+    mask.delete();
+    A?.delete();
+  }
+}
+
+/** Not mirrored, not collapsed, not wildly foreshortened. */
+function plausibleHomography(h: number[]): boolean {
+  const det = h[0] * h[4] - h[1] * h[3];
+  return det > 1e-4 && det < 1e4 && Math.abs(h[6]) <= 0.01 && Math.abs(h[7]) <= 0.01;
 }
 
 interface Aligned {
