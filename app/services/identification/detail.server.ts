@@ -39,6 +39,7 @@ export interface DetailResult {
 const TILE = 16;
 const SHIFT = 2;
 const WIDE_SHIFT = 5;
+const NEIGHBOUR_SHIFT = 3; // around the shift that close neighbouring tiles agree on
 const WIDE_CHECK_SHARE = 0.35;
 const BLUR_SIGMAS = [0, 1, 1.8, 2.8, 4];
 const MIN_TILE_STD = 14;
@@ -178,7 +179,7 @@ export function detailCheck(
       // misalignment is smooth: where close neighbours agree on a shift, search only around it (lettering
       // of another name would otherwise slide onto similar strokes a few pixels away)
       const around = neighbourShift(ncc, shiftX, shiftY, cols, rows, t);
-      const [ox, oy, reach] = around ? [around.dx, around.dy, SHIFT] : [0, 0, WIDE_SHIFT];
+      const [ox, oy, reach] = around ? [around.dx, around.dy, NEIGHBOUR_SHIFT] : [0, 0, WIDE_SHIFT];
       let best = Math.max(ncc[t], tileNcc(warped, r, W, Hh, x0, y0, reach, ox, oy));
       if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(warped, blurrier, W, Hh, x0, y0, reach, ox, oy));
       // a part that moves on its own (spinner, dangler): the tile under the second motion
