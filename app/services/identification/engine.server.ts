@@ -24,7 +24,7 @@ import {
   THUMB_SIDE,
   type RawImage,
 } from "./features.server";
-import { asWords, hamming, Vocabulary } from "./vocab.server";
+import { asWords, Postings, ratioMatches, vote, Vocabulary } from "./vocab.server";
 import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
 
 export type PinFeatures = Uint8Array;
@@ -81,21 +81,6 @@ interface Entry {
   words: Uint16Array | null;
   vocabVersion: number;
   slot: number;
-}
-
-class Postings {
-  data = new Int32Array(16);
-  n = 0; // number of pairs
-  push(slot: number, i: number): void {
-    if (this.n * 2 + 2 > this.data.length) {
-      const d = new Int32Array(this.data.length * 2);
-      d.set(this.data);
-      this.data = d;
-    }
-    this.data[this.n * 2] = slot;
-    this.data[this.n * 2 + 1] = i;
-    this.n++;
-  }
 }
 
 // ---- tunables (fitted on the public benchmark set as a whole) ----
@@ -224,11 +209,11 @@ export class VisualIndex {
     return t;
   }
 
-  private indexEntry(e: Entry): void {
+  private indexEntry(e: Entry, words?: Uint16Array): void {
     if (!this.vocab) return;
-    e.words = this.vocab.quantize(e.desc);
+    e.words = words ?? this.vocab.quantize(e.desc);
     e.vocabVersion = this.vocabVersion;
-    for (let i = 0; i < e.words.length; i++) this.postings[e.words[i]].push(e.slot, i);
+    for (let i = 0; i < e.words.length; i++) this.postings[e.words[i]].push(e.slot, i, e.desc);
   }
 
   /** Builds (or rebuilds, when the index has grown a lot) the vocabulary and posting lists. */
@@ -240,11 +225,16 @@ export class VisualIndex {
     this.vocabVersion++;
     this.vocabBuiltAt = total;
     this.slots = [];
-    this.postings = Array.from({ length: this.vocab.size }, () => new Postings());
+    const vocab = this.vocab;
+    const words = [...this.entries.values()].map((e) => vocab.quantize(e.desc));
+    const counts = new Int32Array(vocab.size);
+    for (const w of words) for (let i = 0; i < w.length; i++) counts[w[i]]++;
+    this.postings = Array.from(counts, (c) => new Postings(Math.max(4, c))); // exact size: no growth slack
+    let k = 0;
     for (const e of this.entries.values()) {
       e.slot = this.slots.length;
       this.slots.push(e);
-      this.indexEntry(e);
+      this.indexEntry(e, words[k++]);
     }
   }
 
@@ -293,47 +283,14 @@ export class VisualIndex {
     const qWords = vocab.quantize(qDesc);
     // approximate nearest neighbours inside each visual word: per (query descriptor, image) keep best and
     // second-best distance; accepted pairs (absolute + ratio test) are tentative correspondences.
-    const perImage = new Map<number, number[]>(); // slot -> [qIdx, refIdx, ...]
-    const bestBySlot = new Int32Array(this.slots.length);
-    const secBySlot = new Int32Array(this.slots.length);
-    const refBySlot = new Int32Array(this.slots.length);
-    const touched: number[] = [];
-    for (let j = 0; j < qn; j++) {
-      const p = this.postings[qWords[j]];
-      if (!p) continue;
-      const pd = p.data;
-      for (let k = 0; k < p.n; k++) {
-        const slot = pd[k * 2];
-        const e = this.slots[slot];
-        if (!e) continue;
-        const ri = pd[k * 2 + 1];
-        const d = hamming(qDesc, j, e.desc, ri);
-        if (d > MAX_HAMMING) continue;
-        if (bestBySlot[slot] === 0) {
-          touched.push(slot);
-          bestBySlot[slot] = d + 1;
-          secBySlot[slot] = 999;
-          refBySlot[slot] = ri;
-        } else if (d + 1 < bestBySlot[slot]) {
-          secBySlot[slot] = bestBySlot[slot];
-          bestBySlot[slot] = d + 1;
-          refBySlot[slot] = ri;
-        } else if (d + 1 < secBySlot[slot]) secBySlot[slot] = d + 1;
-      }
-      for (const slot of touched) {
-        const b = bestBySlot[slot] - 1;
-        if (b <= ACCEPT_HAMMING && b + 1 < RATIO * secBySlot[slot]) {
-          let arr = perImage.get(slot);
-          if (!arr) perImage.set(slot, (arr = []));
-          arr.push(j, refBySlot[slot]);
-        }
-        bestBySlot[slot] = 0;
-      }
-      touched.length = 0;
-    }
-    const ranked = [...perImage.entries()]
-      .map(([slot, arr]) => ({ e: this.slots[slot] as Entry, arr, votes: arr.length / 2 }))
-      .sort((a, b) => b.votes - a.votes);
+    const alive = new Uint8Array(this.slots.length);
+    this.slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
+    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, this.postings, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO);
+    voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
+    const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
+    // correspondences (query index, reference index) of the images that can make the shortlist
+    const listed = new Map(ranked.slice(0, SHORTLIST_IMAGES).map((r) => [r.slot, r.arr]));
+    for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
     lap("shortlist");
 
     // geometric verification
@@ -797,18 +754,7 @@ function mul3(x: number[], y: number[]): number[] {
  */
 /** Homography reference B -> reference A (reference frames), from their own ORB features. */
 function refToRef(cv: CV, a: Entry, b: Entry): number[] | null {
-  const an = a.desc.length / 8, bn = b.desc.length / 8;
-  const pairs: number[] = [];
-  for (let i = 0; i < bn; i++) {
-    let best = 999, sec = 999, bj = -1;
-    for (let j = 0; j < an; j++) {
-      const d = hamming(b.desc, i, a.desc, j);
-      if (d < sec) {
-        if (d < best) { sec = best; best = d; bj = j; } else sec = d;
-      }
-    }
-    if (bj >= 0 && best <= ACCEPT_HAMMING && best < RATIO * sec) pairs.push(i, bj);
-  }
+  const pairs = ratioMatches(b.desc, a.desc, ACCEPT_HAMMING, RATIO);
   if (pairs.length < 24) return null;
   const src: number[] = [], dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
