@@ -705,7 +705,7 @@ interface Aligned {
   localMax: number; // worst tile after a per-tile colour fit (text / art differences survive, lighting does not)
 }
 
-function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]): { a: number[]; b: number[]; n: number } {
+function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]; b: number[]; n: number } {
   const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
   let cnt = 0;
   const visit = (i: number) => {
@@ -715,8 +715,7 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]
       sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
     }
   };
-  if (idx) for (const i of idx) visit(i);
-  else for (let i = 0; i < mask.length; i++) if (mask[i]) visit(i);
+  for (let i = 0; i < mask.length; i++) if (mask[i]) visit(i);
   const a = [1, 1, 1], b = [0, 0, 0];
   if (cnt < 2) return { a, b, n: cnt };
   for (let c = 0; c < 3; c++) {
@@ -737,24 +736,39 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]
 function pinMask(img: RawImage): Uint8Array {
   const { data, width: W, height: H } = img;
   const n = W * H;
+  // near-white pixels, then the ones of them connected to the border (flood fill; a pixel is marked when
+  // it is pushed, so the stack never holds more than n entries)
+  const white = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = data[j], g = data[j + 1], b = data[j + 2];
+    const mx = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const mn = r < g ? (r < b ? r : b) : g < b ? g : b;
+    white[i] = mn > 175 && mx - mn < 30 ? 1 : 0;
+  }
   const bg = new Uint8Array(n);
-  const isBg = (i: number) => {
-    const r = data[i * 3], g = data[i * 3 + 1], b = data[i * 3 + 2];
-    const mx = Math.max(r, g, b), mn = Math.min(r, g, b);
-    return mn > 175 && mx - mn < 30;
+  const stack = new Int32Array(n);
+  let top = 0;
+  const visit = (i: number) => {
+    if (white[i] && !bg[i]) {
+      bg[i] = 1;
+      stack[top++] = i;
+    }
   };
-  const stack: number[] = [];
-  for (let x = 0; x < W; x++) stack.push(x, (H - 1) * W + x);
-  for (let y = 0; y < H; y++) stack.push(y * W, y * W + W - 1);
-  while (stack.length) {
-    const i = stack.pop() as number;
-    if (bg[i] || !isBg(i)) continue;
-    bg[i] = 1;
-    const x = i % W, y = (i - x) / W;
-    if (x > 0) stack.push(i - 1);
-    if (x < W - 1) stack.push(i + 1);
-    if (y > 0) stack.push(i - W);
-    if (y < H - 1) stack.push(i + W);
+  for (let x = 0; x < W; x++) {
+    visit(x);
+    visit((H - 1) * W + x);
+  }
+  for (let y = 0; y < H; y++) {
+    visit(y * W);
+    visit(y * W + W - 1);
+  }
+  while (top > 0) {
+    const i = stack[--top];
+    const x = i % W;
+    if (x > 0) visit(i - 1);
+    if (x < W - 1) visit(i + 1);
+    if (i >= W) visit(i - W);
+    if (i < n - W) visit(i + W);
   }
   // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
   const R = 3;
@@ -802,32 +816,39 @@ function compareAligned(
     for (let i = 0; i < n; i++) if (hm[i] && vm[i] === 255) { mask[i] = 1; cnt++; }
     if (cnt < 200) return null;
     const { a, b } = fitGains(qd, rd, mask);
-    const G = 8;
-    const tileIdx: number[][] = Array.from({ length: G * G }, () => []);
-    const tileSum = new Float64Array(G * G);
+    // one pass over the pin: global residual, its histogram (trimmed mean), and per 8x8 tile the residual
+    // and the sums of a tile's own gain/offset fit; a second pass applies the tile fits
+    const G = 8, T = G * G;
+    const tileX = new Int32Array(W);
+    for (let x = 0; x < W; x++) tileX[x] = Math.min(G - 1, Math.floor((x / W) * G));
+    const tileCnt = new Int32Array(T), tileSum = new Float64Array(T);
+    const tileStats = new Float64Array(T * 12); // per tile and channel: sum r, sum q, sum r*r, sum r*q
+    const hist = new Int32Array(256);
     let tot = 0;
     for (let y = 0; y < Hh; y++) {
       const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
       for (let x = 0; x < W; x++) {
         const i = y * W + x;
         if (!mask[i]) continue;
+        const t = ty * G + tileX[x];
         let r = 0;
-        for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (a[c] * rd[i * 3 + c] + b[c]));
+        for (let c = 0; c < 3; c++) {
+          const rv = rd[i * 3 + c], qv = qd[i * 3 + c];
+          r += Math.abs(qv - (a[c] * rv + b[c]));
+          const o = t * 12 + c * 4;
+          tileStats[o] += rv;
+          tileStats[o + 1] += qv;
+          tileStats[o + 2] += rv * rv;
+          tileStats[o + 3] += rv * qv;
+        }
+        hist[Math.min(255, Math.round(r / 3))]++;
         r /= 3;
         tot += r;
-        const t = ty * G + Math.min(G - 1, Math.floor((x / W) * G));
         tileSum[t] += r;
-        tileIdx[t].push(i);
+        tileCnt[t]++;
       }
     }
     // trimmed residual: mean of the best 75% of pixels (glare and dangling parts affect a minority)
-    const hist = new Int32Array(256);
-    for (let i = 0; i < n; i++) {
-      if (!mask[i]) continue;
-      let r = 0;
-      for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (a[c] * rd[i * 3 + c] + b[c]));
-      hist[Math.min(255, Math.round(r / 3))]++;
-    }
     let keep = Math.floor(cnt * 0.75), sumT = 0, nT = 0;
     for (let v = 0; v < 256 && keep > 0; v++) {
       const take = Math.min(keep, hist[v]);
@@ -837,17 +858,33 @@ function compareAligned(
     }
     const residTrim = nT ? sumT / nT : 99;
     const tiles: number[] = [];
-    const local: number[] = [];
-    for (let k = 0; k < G * G; k++) {
-      const idx = tileIdx[k];
-      if (idx.length < 300) continue;
-      tiles.push(tileSum[k] / idx.length);
-      const f = fitGains(qd, rd, mask, idx);
-      let r = 0;
-      for (const i of idx)
-        for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (f.a[c] * rd[i * 3 + c] + f.b[c]));
-      local.push(r / (3 * idx.length));
+    const tileGain = new Float64Array(T * 6); // per tile: a0..a2, b0..b2 of its own fit
+    for (let t = 0; t < T; t++) {
+      if (tileCnt[t] < 300) continue;
+      tiles.push(tileSum[t] / tileCnt[t]);
+      for (let c = 0; c < 3; c++) {
+        const o = t * 12 + c * 4, n = tileCnt[t];
+        const mr = tileStats[o] / n, mq = tileStats[o + 1] / n;
+        const vr = tileStats[o + 2] / n - mr * mr;
+        const cov = tileStats[o + 3] / n - mr * mq;
+        const ga = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1; // as fitGains
+        tileGain[t * 6 + c] = ga;
+        tileGain[t * 6 + 3 + c] = mq - ga * mr;
+      }
     }
+    const localSum = new Float64Array(T);
+    for (let y = 0; y < Hh; y++) {
+      const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        const t = ty * G + tileX[x];
+        if (!mask[i] || tileCnt[t] < 300) continue;
+        for (let c = 0; c < 3; c++)
+          localSum[t] += Math.abs(qd[i * 3 + c] - (tileGain[t * 6 + c] * rd[i * 3 + c] + tileGain[t * 6 + 3 + c]));
+      }
+    }
+    const local: number[] = [];
+    for (let t = 0; t < T; t++) if (tileCnt[t] >= 300) local.push(localSum[t] / (3 * tileCnt[t]));
     tiles.sort((x, y) => x - y);
     local.sort((x, y) => x - y);
     return {
