@@ -259,8 +259,12 @@ export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: numb
   const pairs: number[] = [];
   for (let i = 0; i < an; i++) {
     let best = 999, sec = 999, bj = -1;
-    for (let j = 0; j < bn; j++) {
-      const d = hamming(a, i, b, j);
+    const o = i * 8;
+    const a0 = a[o], a1 = a[o + 1], a2 = a[o + 2], a3 = a[o + 3], a4 = a[o + 4], a5 = a[o + 5], a6 = a[o + 6], a7 = a[o + 7];
+    for (let j = 0, p = 0; j < bn; j++, p += 8) {
+      const d =
+        popcnt(a0 ^ b[p]) + popcnt(a1 ^ b[p + 1]) + popcnt(a2 ^ b[p + 2]) + popcnt(a3 ^ b[p + 3]) +
+        popcnt(a4 ^ b[p + 4]) + popcnt(a5 ^ b[p + 5]) + popcnt(a6 ^ b[p + 6]) + popcnt(a7 ^ b[p + 7]);
       if (d < sec) {
         if (d < best) {
           sec = best;
