@@ -324,12 +324,16 @@ export class VisualIndex {
     const bestInl = verified[0]?.inliers ?? 0;
     const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
     if (fine.length > 0) {
+      // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
+      const thumbs = fine.map((v) => this.thumbOf(v.e));
+      for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
       const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
       qMat.data.set(img.data);
+      const ones = new cv.Mat(img.height, img.width, cv.CV_8UC1, new cv.Scalar(255)); // photo area, to warp
       try {
-        for (const v of fine) {
-          const thumb = await this.thumbOf(v.e);
-          const r = compareAligned(cv, qMat, img, v.H as number[], v.e, thumb);
+        for (const [k, v] of fine.entries()) {
+          const thumb = await thumbs[k];
+          const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
           if (!r) continue;
           v.al = r;
           v.resid = r.resid;
@@ -340,6 +344,7 @@ export class VisualIndex {
         }
       } finally {
         qMat.delete();
+        ones.delete();
       }
     }
     // best aligned image per pin; pins that look alike duel on the pixels where their references differ
@@ -785,7 +790,7 @@ function pinMask(img: RawImage): Uint8Array {
 function compareAligned(
   cv: CV,
   qMat: InstanceType<CV["Mat"]>,
-  q: RawImage,
+  ones: InstanceType<CV["Mat"]>, // 255 over the photo: warped alongside it, marks the pixels the photo covers
   H: number[],
   e: Entry,
   thumb: RawImage & { pin: Uint8Array },
@@ -795,7 +800,6 @@ function compareAligned(
   const M = [H[0] * s, H[1] * s, H[2] * s, H[3] * s, H[4] * s, H[5] * s, H[6], H[7], H[8]];
   const Mm = cv.matFromArray(3, 3, cv.CV_64FC1, M);
   const warped = new cv.Mat();
-  const ones = new cv.Mat(q.height, q.width, cv.CV_8UC1, new cv.Scalar(255));
   const valid = new cv.Mat();
   const blurQ = new cv.Mat();
   const refMat = new cv.Mat(Hh, W, cv.CV_8UC3);
@@ -898,7 +902,6 @@ function compareAligned(
   } finally {
     Mm.delete();
     warped.delete();
-    ones.delete();
     valid.delete();
     blurQ.delete();
     refMat.delete();
