@@ -94,6 +94,8 @@ const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
 const RANSAC_PX = 8;
 const MIN_INLIERS = 12;
+const CONFIRM_MIN_INLIERS = 8; // quick RANSAC count that earns the OpenCV homography (fine check needs MIN_INLIERS)
+const CONFIRM_SHARE = 0.2; // ... and its share of the best quick count (fine check needs 0.3 of the best)
 const FINE_MAX = 6;
 const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
 const PAIR_MIN_AREA = 12;
@@ -312,9 +314,19 @@ export class VisualIndex {
       residTrim?: number;
       al?: Aligned;
     }
+    // Two passes. A quick RANSAC in plain JS counts the inliers of every shortlisted image (OpenCV's
+    // estimator spends ~10 ms on an image with few inliers, and most have few); the images that can still
+    // reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks were
+    // fitted with (with many inliers it needs few iterations). The confirmation bar is set well below the
+    // fine check's so that the JS count's own randomness does not keep a candidate out.
+    const quick = shortlist.map((s) => quickInliers(s.arr, orb.points, s.e));
+    const bestQuick = Math.max(0, ...quick);
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
-      const v = verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height);
+      const confirm = quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE;
+      const v = confirm
+        ? verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height)
+        : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
       verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes });
     });
     verified.sort((a, b) => b.inliers - a.inliers);
@@ -533,73 +545,47 @@ function verifyPairs(
   }
   const m = src.length / 2;
   if (m < 6) return { matches: m, inliers: 0, H: null };
-  // RANSAC in plain JS (the OpenCV WASM estimator spends ~10 ms per candidate, mostly in its generic
-  // eigen solver for the 4-point model), then a few rounds of local optimisation: OpenCV fits the
-  // homography to all inliers (least squares + Levenberg-Marquardt) and the inliers of that fit replace
-  // the sample's while they grow. The refit makes the alignment that the colour and detail checks rely
-  // on less dependent on which random sample happened to win.
-  let mask = ransacHomography(src, dst, RANSAC_PX, 1000, 0.995);
-  let inl = countOnes(mask);
-  if (inl < 4) return { matches: m, inliers: 0, H: null };
-  let h = fitHomography(cv, src, dst, mask);
-  for (let round = 0; round < 3 && h; round++) {
-    const next = inliersOf(h, src, dst, RANSAC_PX);
-    const n = countOnes(next);
-    if (n <= inl) break;
-    mask = next;
-    inl = n;
-    h = fitHomography(cv, src, dst, mask);
-  }
-  if (!h) return { matches: m, inliers: 0, H: null };
-  // reject degenerate / mirrored homographies
-  const det = h[0] * h[4] - h[1] * h[3];
-  if (!(det > 1e-4 && det < 1e4) || Math.abs(h[6]) > 0.01 || Math.abs(h[7]) > 0.01) return { matches: m, inliers: 0, H: null };
-  const inlierRef: number[] = [];
-  for (let i = 0; i < m; i++) if (mask[i]) inlierRef.push(pairs[i * 2 + 1]);
-  return { matches: m, inliers: inl, H: h, holes: coverageHoles(e, h, inlierRef, qW, qH) };
-}
-
-function countOnes(mask: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < mask.length; i++) n += mask[i];
-  return n;
-}
-
-/** Least-squares homography src -> dst over the masked pairs (OpenCV, with its LM refinement). */
-function fitHomography(cv: CV, src: number[], dst: number[], mask: Uint8Array): number[] | null {
-  const s: number[] = [], d: number[] = [];
-  for (let i = 0; i < mask.length; i++)
-    if (mask[i]) {
-      s.push(src[i * 2], src[i * 2 + 1]);
-      d.push(dst[i * 2], dst[i * 2 + 1]);
-    }
-  if (s.length < 8) return null;
-  const srcMat = cv.matFromArray(s.length / 2, 1, cv.CV_32FC2, s);
-  const dstMat = cv.matFromArray(d.length / 2, 1, cv.CV_32FC2, d);
+  const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
+  const dstMat = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
   let H: InstanceType<CV["Mat"]> | null = null;
   try {
-    H = cv.findHomography(srcMat, dstMat, 0);
-    return H && H.rows === 3 ? Array.from(H.data64F) : null;
+    H = cv.findHomography(srcMat, dstMat, cv.RANSAC, RANSAC_PX, mask, 1000, 0.995);
+    if (!H || H.rows !== 3) return { matches: m, inliers: 0, H: null };
+    let inl = 0;
+    const inlierRef: number[] = [];
+    for (let i = 0; i < m; i++)
+      if (mask.data[i]) {
+        inl++;
+        inlierRef.push(pairs[i * 2 + 1]);
+      }
+    const h = Array.from(H.data64F);
+    // reject degenerate / mirrored homographies
+    const det = h[0] * h[4] - h[1] * h[3];
+    if (!(det > 1e-4 && det < 1e4) || Math.abs(h[6]) > 0.01 || Math.abs(h[7]) > 0.01) return { matches: m, inliers: 0, H: null };
+    return { matches: m, inliers: inl, H: h, holes: coverageHoles(e, h, inlierRef, qW, qH) };
   } finally {
     srcMat.delete();
     dstMat.delete();
+    mask.delete();
     H?.delete();
   }
 }
 
-/** Pairs that homography h maps within px pixels of their partner. */
-function inliersOf(h: ArrayLike<number>, src: number[], dst: number[], px: number): Uint8Array {
-  const m = src.length / 2;
-  const mask = new Uint8Array(m);
-  const thr = px * px;
-  for (let i = 0; i < m; i++) {
-    const x = src[i * 2], y = src[i * 2 + 1];
-    const w = 1 / (h[6] * x + h[7] * y + h[8]);
-    const dx = (h[0] * x + h[1] * y + h[2]) * w - dst[i * 2];
-    const dy = (h[3] * x + h[4] * y + h[5]) * w - dst[i * 2 + 1];
-    mask[i] = dx * dx + dy * dy <= thr ? 1 : 0;
+/** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */
+function quickInliers(pairs: number[], qPts: Float32Array, e: Entry): number {
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    const j = pairs[k], i = pairs[k + 1];
+    src.push(qPts[j * 2], qPts[j * 2 + 1]);
+    dst.push(e.points[i * 2], e.points[i * 2 + 1]);
   }
-  return mask;
+  if (src.length / 2 < 6) return 0;
+  const mask = ransacHomography(src, dst, RANSAC_PX, 1000, 0.995);
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) n += mask[i];
+  return n;
 }
 
 /** Homography (h33 = 1) through 4 point pairs: 8x8 linear system, Gaussian elimination. False if degenerate. */
