@@ -76,7 +76,9 @@ interface Entry {
   width: number;
   height: number;
   points: Float32Array;
-  desc: Uint32Array;
+  desc: Uint32Array | null; // until indexed; then its word's posting list holds each descriptor (see descriptorsOf)
+  nDesc: number;
+  pos: Uint32Array | null; // position of each descriptor in its word's posting list
   hull: Float32Array;
   thumb: Uint8Array;
   words: Uint16Array | null;
@@ -178,6 +180,8 @@ export class VisualIndex {
       height: f.height,
       points: f.points,
       desc: asWords(f.desc),
+      nDesc: f.desc.length / 32,
+      pos: null,
       hull: f.hull,
       thumb: f.thumb,
       words: null,
@@ -186,7 +190,7 @@ export class VisualIndex {
     };
     this.slots.push(e);
     this.entries.set(e.imageId, e);
-    if (this.vocab) this.indexEntry(e);
+    if (this.vocab && e.desc) this.indexEntry(e, e.desc);
   }
 
   removeImage(imageId: string): void {
@@ -208,15 +212,31 @@ export class VisualIndex {
 
   private totalDescriptors(): number {
     let t = 0;
-    for (const e of this.entries.values()) t += e.desc.length / 8;
+    for (const e of this.entries.values()) t += e.nDesc;
     return t;
   }
 
-  private indexEntry(e: Entry, words?: Uint16Array): void {
+  /** Files the entry's descriptors under their visual words; the posting lists keep the only copy. */
+  private indexEntry(e: Entry, desc: Uint32Array, words?: Uint16Array): void {
     if (!this.vocab) return;
-    e.words = words ?? this.vocab.quantize(e.desc);
+    e.words = words ?? this.vocab.quantize(desc);
     e.vocabVersion = this.vocabVersion;
-    for (let i = 0; i < e.words.length; i++) this.postings[e.words[i]].push(e.slot, i, e.desc);
+    e.pos = new Uint32Array(e.nDesc);
+    for (let i = 0; i < e.nDesc; i++) {
+      const p = this.postings[e.words[i]];
+      e.pos[i] = p.n;
+      p.push(e.slot, i, desc);
+    }
+    e.desc = null;
+  }
+
+  /** The entry's descriptors (8 words each), gathered from the posting lists once it is indexed. */
+  private descriptorsOf(e: Entry): Uint32Array {
+    if (e.desc) return e.desc;
+    const out = new Uint32Array(e.nDesc * 8);
+    const words = e.words as Uint16Array, pos = e.pos as Uint32Array;
+    for (let i = 0; i < e.nDesc; i++) out.set(this.postings[words[i]].desc.subarray(pos[i] * 8, pos[i] * 8 + 8), i * 8);
+    return out;
   }
 
   /** Builds (or rebuilds, when the index has grown a lot) the vocabulary and posting lists. */
@@ -224,21 +244,22 @@ export class VisualIndex {
     const total = this.totalDescriptors();
     if (this.vocab && total <= this.vocabBuiltAt * 4 + 20000) return;
     const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
-    this.vocab = Vocabulary.build([...this.entries.values()].map((e) => e.desc), branch);
+    const live = [...this.entries.values()];
+    const descs = live.map((e) => this.descriptorsOf(e)); // before the old posting lists go
+    this.vocab = Vocabulary.build(descs, branch);
     this.vocabVersion++;
     this.vocabBuiltAt = total;
     this.slots = [];
     const vocab = this.vocab;
-    const words = [...this.entries.values()].map((e) => vocab.quantize(e.desc));
+    const words = descs.map((d) => vocab.quantize(d));
     const counts = new Int32Array(vocab.size);
     for (const w of words) for (let i = 0; i < w.length; i++) counts[w[i]]++;
     this.postings = Array.from(counts, (c) => new Postings(Math.max(4, c))); // exact size: no growth slack
-    let k = 0;
-    for (const e of this.entries.values()) {
+    live.forEach((e, k) => {
       e.slot = this.slots.length;
       this.slots.push(e);
-      this.indexEntry(e, words[k++]);
-    }
+      this.indexEntry(e, descs[k], words[k]);
+    });
   }
 
   private async thumbOf(e: Entry): Promise<RawImage & { pin: Uint8Array }> {
@@ -383,7 +404,7 @@ export class VisualIndex {
     for (let i = 0; i < plausible.length; i++) {
       for (let j = i + 1; j < plausible.length; j++) {
         const A = plausible[i], Bv = plausible[j];
-        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e);
+        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
         if (p.area < PAIR_MIN_AREA) {
           margin.set(A, 0);
           margin.set(Bv, 0);
@@ -914,8 +935,8 @@ function mul3(x: number[], y: number[]): number[] {
  * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
  */
 /** Homography reference B -> reference A (reference frames), from their own ORB features. */
-function refToRef(cv: CV, a: Entry, b: Entry): number[] | null {
-  const pairs = ratioMatches(b.desc, a.desc, ACCEPT_HAMMING, RATIO);
+function refToRef(cv: CV, a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
+  const pairs = ratioMatches(descriptorsOf(b), descriptorsOf(a), ACCEPT_HAMMING, RATIO);
   if (pairs.length < 24) return null;
   const src: number[] = [], dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
@@ -944,13 +965,20 @@ function refToRef(cv: CV, a: Entry, b: Entry): number[] | null {
 
 const refPairCache = new Map<string, number[] | null>();
 
-function pairwise(cv: CV, A: Aligned, B: Aligned, eA: Entry, eB: Entry): { errA: number; errB: number; area: number } {
+function pairwise(
+  cv: CV,
+  A: Aligned,
+  B: Aligned,
+  eA: Entry,
+  eB: Entry,
+  descriptorsOf: (e: Entry) => Uint32Array,
+): { errA: number; errB: number; area: number } {
   // thumbnail B -> thumbnail A: direct reference-to-reference alignment when the two share the template,
   // otherwise through the photo (thumbnail B -> query -> thumbnail A)
   const key = `${eA.imageId}\u0000${eB.imageId}`;
   let Hba = refPairCache.get(key);
   if (Hba === undefined) {
-    Hba = refToRef(cv, eA, eB);
+    Hba = refToRef(cv, eA, eB, descriptorsOf);
     if (refPairCache.size > 5000) refPairCache.clear();
     refPairCache.set(key, Hba);
   }
