@@ -25,7 +25,8 @@ import {
   THUMB_SIDE,
   type RawImage,
 } from "./features.server";
-import { asWords, hamming, Vocabulary } from "./vocab.server";
+import { asWords, Postings, ratioMatches, vote, Vocabulary } from "./vocab.server";
+import { mulberry32 } from "~/utils/random";
 import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
 
 export type PinFeatures = Uint8Array;
@@ -76,27 +77,14 @@ interface Entry {
   width: number;
   height: number;
   points: Float32Array;
-  desc: Uint32Array;
+  desc: Uint32Array | null; // until indexed; then its word's posting list holds each descriptor (see descriptorsOf)
+  nDesc: number;
+  pos: Uint32Array | null; // position of each descriptor in its word's posting list
   hull: Float32Array;
   thumb: Uint8Array;
   words: Uint16Array | null;
   vocabVersion: number;
   slot: number;
-}
-
-class Postings {
-  data = new Int32Array(16);
-  n = 0; // number of pairs
-  push(slot: number, i: number): void {
-    if (this.n * 2 + 2 > this.data.length) {
-      const d = new Int32Array(this.data.length * 2);
-      d.set(this.data);
-      this.data = d;
-    }
-    this.data[this.n * 2] = slot;
-    this.data[this.n * 2 + 1] = i;
-    this.n++;
-  }
 }
 
 // ---- tunables (fitted on the public benchmark set as a whole) ----
@@ -109,6 +97,8 @@ const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
 const RANSAC_PX = 8;
 const MIN_INLIERS = 12;
+const CONFIRM_MIN_INLIERS = 8; // quick RANSAC count that earns the OpenCV homography (fine check needs MIN_INLIERS)
+const CONFIRM_SHARE = 0.2; // ... and its share of the best quick count (fine check needs 0.3 of the best)
 const FINE_MAX = 6;
 const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
 const PAIR_MIN_AREA = 12;
@@ -191,6 +181,8 @@ export class VisualIndex {
       height: f.height,
       points: f.points,
       desc: asWords(f.desc),
+      nDesc: f.desc.length / 32,
+      pos: null,
       hull: f.hull,
       thumb: f.thumb,
       words: null,
@@ -199,7 +191,7 @@ export class VisualIndex {
     };
     this.slots.push(e);
     this.entries.set(e.imageId, e);
-    if (this.vocab) this.indexEntry(e);
+    if (this.vocab && e.desc) this.indexEntry(e, e.desc);
   }
 
   removeImage(imageId: string): void {
@@ -221,15 +213,31 @@ export class VisualIndex {
 
   private totalDescriptors(): number {
     let t = 0;
-    for (const e of this.entries.values()) t += e.desc.length / 8;
+    for (const e of this.entries.values()) t += e.nDesc;
     return t;
   }
 
-  private indexEntry(e: Entry): void {
+  /** Files the entry's descriptors under their visual words; the posting lists keep the only copy. */
+  private indexEntry(e: Entry, desc: Uint32Array, words?: Uint16Array): void {
     if (!this.vocab) return;
-    e.words = this.vocab.quantize(e.desc);
+    e.words = words ?? this.vocab.quantize(desc);
     e.vocabVersion = this.vocabVersion;
-    for (let i = 0; i < e.words.length; i++) this.postings[e.words[i]].push(e.slot, i);
+    e.pos = new Uint32Array(e.nDesc);
+    for (let i = 0; i < e.nDesc; i++) {
+      const p = this.postings[e.words[i]];
+      e.pos[i] = p.n;
+      p.push(e.slot, i, desc);
+    }
+    e.desc = null;
+  }
+
+  /** The entry's descriptors (8 words each), gathered from the posting lists once it is indexed. */
+  private descriptorsOf(e: Entry): Uint32Array {
+    if (e.desc) return e.desc;
+    const out = new Uint32Array(e.nDesc * 8);
+    const words = e.words as Uint16Array, pos = e.pos as Uint32Array;
+    for (let i = 0; i < e.nDesc; i++) out.set(this.postings[words[i]].desc.subarray(pos[i] * 8, pos[i] * 8 + 8), i * 8);
+    return out;
   }
 
   /** Builds (or rebuilds, when the index has grown a lot) the vocabulary and posting lists. */
@@ -237,16 +245,22 @@ export class VisualIndex {
     const total = this.totalDescriptors();
     if (this.vocab && total <= this.vocabBuiltAt * 4 + 20000) return;
     const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
-    this.vocab = Vocabulary.build([...this.entries.values()].map((e) => e.desc), branch);
+    const live = [...this.entries.values()];
+    const descs = live.map((e) => this.descriptorsOf(e)); // before the old posting lists go
+    this.vocab = Vocabulary.build(descs, branch);
     this.vocabVersion++;
     this.vocabBuiltAt = total;
     this.slots = [];
-    this.postings = Array.from({ length: this.vocab.size }, () => new Postings());
-    for (const e of this.entries.values()) {
+    const vocab = this.vocab;
+    const words = descs.map((d) => vocab.quantize(d));
+    const counts = new Int32Array(vocab.size);
+    for (const w of words) for (let i = 0; i < w.length; i++) counts[w[i]]++;
+    this.postings = Array.from(counts, (c) => new Postings(Math.max(4, c))); // exact size: no growth slack
+    live.forEach((e, k) => {
       e.slot = this.slots.length;
       this.slots.push(e);
-      this.indexEntry(e);
-    }
+      this.indexEntry(e, descs[k], words[k]);
+    });
   }
 
   private async thumbOf(e: Entry): Promise<RawImage & { pin: Uint8Array }> {
@@ -294,47 +308,14 @@ export class VisualIndex {
     const qWords = vocab.quantize(qDesc);
     // approximate nearest neighbours inside each visual word: per (query descriptor, image) keep best and
     // second-best distance; accepted pairs (absolute + ratio test) are tentative correspondences.
-    const perImage = new Map<number, number[]>(); // slot -> [qIdx, refIdx, ...]
-    const bestBySlot = new Int32Array(this.slots.length);
-    const secBySlot = new Int32Array(this.slots.length);
-    const refBySlot = new Int32Array(this.slots.length);
-    const touched: number[] = [];
-    for (let j = 0; j < qn; j++) {
-      const p = this.postings[qWords[j]];
-      if (!p) continue;
-      const pd = p.data;
-      for (let k = 0; k < p.n; k++) {
-        const slot = pd[k * 2];
-        const e = this.slots[slot];
-        if (!e) continue;
-        const ri = pd[k * 2 + 1];
-        const d = hamming(qDesc, j, e.desc, ri);
-        if (d > MAX_HAMMING) continue;
-        if (bestBySlot[slot] === 0) {
-          touched.push(slot);
-          bestBySlot[slot] = d + 1;
-          secBySlot[slot] = 999;
-          refBySlot[slot] = ri;
-        } else if (d + 1 < bestBySlot[slot]) {
-          secBySlot[slot] = bestBySlot[slot];
-          bestBySlot[slot] = d + 1;
-          refBySlot[slot] = ri;
-        } else if (d + 1 < secBySlot[slot]) secBySlot[slot] = d + 1;
-      }
-      for (const slot of touched) {
-        const b = bestBySlot[slot] - 1;
-        if (b <= ACCEPT_HAMMING && b + 1 < RATIO * secBySlot[slot]) {
-          let arr = perImage.get(slot);
-          if (!arr) perImage.set(slot, (arr = []));
-          arr.push(j, refBySlot[slot]);
-        }
-        bestBySlot[slot] = 0;
-      }
-      touched.length = 0;
-    }
-    const ranked = [...perImage.entries()]
-      .map(([slot, arr]) => ({ e: this.slots[slot] as Entry, arr, votes: arr.length / 2 }))
-      .sort((a, b) => b.votes - a.votes);
+    const alive = new Uint8Array(this.slots.length);
+    this.slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
+    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, this.postings, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO);
+    voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
+    const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
+    // correspondences (query index, reference index) of the images that can make the shortlist
+    const listed = new Map(ranked.slice(0, SHORTLIST_IMAGES).map((r) => [r.slot, r.arr]));
+    for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
     lap("shortlist");
 
     // geometric verification
@@ -356,9 +337,19 @@ export class VisualIndex {
       al?: Aligned;
       pairs: number[];
     }
+    // Two passes. A quick RANSAC in plain JS counts the inliers of every shortlisted image (OpenCV's
+    // estimator spends ~10 ms on an image with few inliers, and most have few); the images that can still
+    // reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks were
+    // fitted with (with many inliers it needs few iterations). The confirmation bar is set well below the
+    // fine check's so that the JS count's own randomness does not keep a candidate out.
+    const quick = shortlist.map((s) => quickInliers(s.arr, orb.points, s.e));
+    const bestQuick = Math.max(0, ...quick);
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
-      const v = verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height);
+      const confirm = quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE;
+      const v = confirm
+        ? verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height)
+        : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
       verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
     });
     verified.sort((a, b) => b.inliers - a.inliers);
@@ -368,12 +359,16 @@ export class VisualIndex {
     const bestInl = verified[0]?.inliers ?? 0;
     const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
     if (fine.length > 0) {
+      // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
+      const thumbs = fine.map((v) => this.thumbOf(v.e));
+      for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
       const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
       qMat.data.set(img.data);
+      const ones = new cv.Mat(img.height, img.width, cv.CV_8UC1, new cv.Scalar(255)); // photo area, to warp
       try {
-        for (const v of fine) {
-          const thumb = await this.thumbOf(v.e);
-          const r = compareAligned(cv, qMat, img, v.H as number[], v.e, thumb);
+        for (const [k, v] of fine.entries()) {
+          const thumb = await thumbs[k];
+          const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
           if (!r) continue;
           v.al = r;
           v.resid = r.resid;
@@ -384,6 +379,7 @@ export class VisualIndex {
         }
       } finally {
         qMat.delete();
+        ones.delete();
       }
     }
     // best aligned image per pin; pins that look alike duel on the pixels where their references differ
@@ -410,7 +406,7 @@ export class VisualIndex {
     for (let i = 0; i < plausible.length; i++) {
       for (let j = i + 1; j < plausible.length; j++) {
         const A = plausible[i], Bv = plausible[j];
-        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e);
+        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
         if (p.area < PAIR_MIN_AREA) {
           margin.set(A, 0);
           margin.set(Bv, 0);
@@ -666,6 +662,114 @@ function plausibleHomography(h: number[]): boolean {
   return det > 1e-4 && det < 1e4 && Math.abs(h[6]) <= 0.01 && Math.abs(h[7]) <= 0.01;
 }
 
+/** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */
+function quickInliers(pairs: number[], qPts: Float32Array, e: Entry): number {
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    const j = pairs[k], i = pairs[k + 1];
+    src.push(qPts[j * 2], qPts[j * 2 + 1]);
+    dst.push(e.points[i * 2], e.points[i * 2 + 1]);
+  }
+  if (src.length / 2 < 6) return 0;
+  const mask = ransacHomography(src, dst, RANSAC_PX, 1000, 0.995);
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) n += mask[i];
+  return n;
+}
+
+/** Homography (h33 = 1) through 4 point pairs: 8x8 linear system, Gaussian elimination. False if degenerate. */
+function homography4(src: number[], dst: number[], idx: Int32Array, out: Float64Array, a: Float64Array): boolean {
+  for (let r = 0; r < 4; r++) {
+    const x = src[idx[r] * 2], y = src[idx[r] * 2 + 1], u = dst[idx[r] * 2], v = dst[idx[r] * 2 + 1];
+    const o = r * 18; // rows 2r and 2r+1 of the augmented matrix [A | b]
+    a[o] = x; a[o + 1] = y; a[o + 2] = 1; a[o + 3] = 0; a[o + 4] = 0; a[o + 5] = 0; a[o + 6] = -x * u; a[o + 7] = -y * u; a[o + 8] = u;
+    a[o + 9] = 0; a[o + 10] = 0; a[o + 11] = 0; a[o + 12] = x; a[o + 13] = y; a[o + 14] = 1; a[o + 15] = -x * v; a[o + 16] = -y * v; a[o + 17] = v;
+  }
+  for (let c = 0; c < 8; c++) {
+    let piv = c;
+    for (let r = c + 1; r < 8; r++) if (Math.abs(a[r * 9 + c]) > Math.abs(a[piv * 9 + c])) piv = r;
+    if (Math.abs(a[piv * 9 + c]) < 1e-10) return false;
+    if (piv !== c)
+      for (let k = c; k < 9; k++) {
+        const t = a[c * 9 + k];
+        a[c * 9 + k] = a[piv * 9 + k];
+        a[piv * 9 + k] = t;
+      }
+    for (let r = 0; r < 8; r++) {
+      if (r === c) continue;
+      const f = a[r * 9 + c] / a[c * 9 + c];
+      if (f === 0) continue;
+      for (let k = c; k < 9; k++) a[r * 9 + k] -= f * a[c * 9 + k];
+    }
+  }
+  for (let c = 0; c < 8; c++) out[c] = a[c * 9 + 8] / a[c * 9 + c];
+  out[8] = 1;
+  return true;
+}
+
+/** Signed area of a triangle (orientation). */
+function orient(p: number[], i: number, j: number, k: number): number {
+  return (p[j * 2] - p[i * 2]) * (p[k * 2 + 1] - p[i * 2 + 1]) - (p[j * 2 + 1] - p[i * 2 + 1]) * (p[k * 2] - p[i * 2]);
+}
+
+// the four triangles of a 4-point sample (a sample whose triangles flip orientation cannot be a homography)
+const SUBSET_TRIANGLES = [0, 1, 2, 1, 2, 3, 0, 2, 3, 0, 1, 3];
+
+/**
+ * RANSAC for a homography src -> dst, following OpenCV's estimator: random 4-point samples whose triangles
+ * keep their orientation, inliers within `px` pixels, iteration count adapted to the best inlier ratio so
+ * far (at most maxIters). Deterministic (fixed seed) so that a photo always gets the same answer.
+ * Returns the inlier mask of the best model.
+ */
+function ransacHomography(src: number[], dst: number[], px: number, maxIters: number, confidence: number): Uint8Array {
+  const m = src.length / 2;
+  const rnd = mulberry32(0x5eed);
+  const idx = new Int32Array(4);
+  const h = new Float64Array(9), a = new Float64Array(72);
+  const thr = px * px;
+  let best = new Uint8Array(m), cur = new Uint8Array(m);
+  let bestCount = 0;
+  let iters = maxIters;
+  for (let it = 0; it < iters; it++) {
+    let ok = false;
+    for (let attempt = 0; attempt < 100 && !ok; attempt++) {
+      for (let k = 0; k < 4; k++) {
+        let r = Math.floor(rnd() * m);
+        while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2])) r = Math.floor(rnd() * m);
+        idx[k] = r;
+      }
+      let negative = 0;
+      for (let t = 0; t < 4; t++) {
+        const i = idx[SUBSET_TRIANGLES[t * 3]], j = idx[SUBSET_TRIANGLES[t * 3 + 1]], k = idx[SUBSET_TRIANGLES[t * 3 + 2]];
+        if (orient(src, i, j, k) * orient(dst, i, j, k) < 0) negative++;
+      }
+      ok = negative === 0 || negative === 4;
+    }
+    if (!ok || !homography4(src, dst, idx, h, a)) continue;
+    let count = 0;
+    for (let i = 0; i < m; i++) {
+      const x = src[i * 2], y = src[i * 2 + 1];
+      const w = 1 / (h[6] * x + h[7] * y + 1);
+      const dx = (h[0] * x + h[1] * y + h[2]) * w - dst[i * 2];
+      const dy = (h[3] * x + h[4] * y + h[5]) * w - dst[i * 2 + 1];
+      const inl = dx * dx + dy * dy <= thr;
+      cur[i] = inl ? 1 : 0;
+      if (inl) count++;
+    }
+    if (count > bestCount) {
+      [best, cur] = [cur, best];
+      bestCount = count;
+      // iterations needed to draw one all-inlier sample with the given confidence
+      const p = Math.pow(count / m, 4);
+      if (p >= 1) break;
+      const need = Math.log(1 - confidence) / Math.log(1 - p);
+      if (Number.isFinite(need)) iters = Math.min(iters, Math.ceil(need));
+    }
+  }
+  return best;
+}
+
 interface Aligned {
   W: number;
   H: number;
@@ -682,7 +786,7 @@ interface Aligned {
   localMax: number; // worst tile after a per-tile colour fit (text / art differences survive, lighting does not)
 }
 
-function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]): { a: number[]; b: number[]; n: number } {
+function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]; b: number[]; n: number } {
   const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
   let cnt = 0;
   const visit = (i: number) => {
@@ -692,8 +796,7 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]
       sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
     }
   };
-  if (idx) for (const i of idx) visit(i);
-  else for (let i = 0; i < mask.length; i++) if (mask[i]) visit(i);
+  for (let i = 0; i < mask.length; i++) if (mask[i]) visit(i);
   const a = [1, 1, 1], b = [0, 0, 0];
   if (cnt < 2) return { a, b, n: cnt };
   for (let c = 0; c < 3; c++) {
@@ -714,24 +817,39 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array, idx?: number[]
 function pinMask(img: RawImage): Uint8Array {
   const { data, width: W, height: H } = img;
   const n = W * H;
+  // near-white pixels, then the ones of them connected to the border (flood fill; a pixel is marked when
+  // it is pushed, so the stack never holds more than n entries)
+  const white = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = data[j], g = data[j + 1], b = data[j + 2];
+    const mx = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const mn = r < g ? (r < b ? r : b) : g < b ? g : b;
+    white[i] = mn > 175 && mx - mn < 30 ? 1 : 0;
+  }
   const bg = new Uint8Array(n);
-  const isBg = (i: number) => {
-    const r = data[i * 3], g = data[i * 3 + 1], b = data[i * 3 + 2];
-    const mx = Math.max(r, g, b), mn = Math.min(r, g, b);
-    return mn > 175 && mx - mn < 30;
+  const stack = new Int32Array(n);
+  let top = 0;
+  const visit = (i: number) => {
+    if (white[i] && !bg[i]) {
+      bg[i] = 1;
+      stack[top++] = i;
+    }
   };
-  const stack: number[] = [];
-  for (let x = 0; x < W; x++) stack.push(x, (H - 1) * W + x);
-  for (let y = 0; y < H; y++) stack.push(y * W, y * W + W - 1);
-  while (stack.length) {
-    const i = stack.pop() as number;
-    if (bg[i] || !isBg(i)) continue;
-    bg[i] = 1;
-    const x = i % W, y = (i - x) / W;
-    if (x > 0) stack.push(i - 1);
-    if (x < W - 1) stack.push(i + 1);
-    if (y > 0) stack.push(i - W);
-    if (y < H - 1) stack.push(i + W);
+  for (let x = 0; x < W; x++) {
+    visit(x);
+    visit((H - 1) * W + x);
+  }
+  for (let y = 0; y < H; y++) {
+    visit(y * W);
+    visit(y * W + W - 1);
+  }
+  while (top > 0) {
+    const i = stack[--top];
+    const x = i % W;
+    if (x > 0) visit(i - 1);
+    if (x < W - 1) visit(i + 1);
+    if (i >= W) visit(i - W);
+    if (i < n - W) visit(i + W);
   }
   // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
   const R = 3;
@@ -748,7 +866,7 @@ function pinMask(img: RawImage): Uint8Array {
 function compareAligned(
   cv: CV,
   qMat: InstanceType<CV["Mat"]>,
-  q: RawImage,
+  ones: InstanceType<CV["Mat"]>, // 255 over the photo: warped alongside it, marks the pixels the photo covers
   H: number[],
   e: Entry,
   thumb: RawImage & { pin: Uint8Array },
@@ -758,7 +876,6 @@ function compareAligned(
   const M = [H[0] * s, H[1] * s, H[2] * s, H[3] * s, H[4] * s, H[5] * s, H[6], H[7], H[8]];
   const Mm = cv.matFromArray(3, 3, cv.CV_64FC1, M);
   const warped = new cv.Mat();
-  const ones = new cv.Mat(q.height, q.width, cv.CV_8UC1, new cv.Scalar(255));
   const valid = new cv.Mat();
   const blurQ = new cv.Mat();
   const refMat = new cv.Mat(Hh, W, cv.CV_8UC3);
@@ -779,32 +896,39 @@ function compareAligned(
     for (let i = 0; i < n; i++) if (hm[i] && vm[i] === 255) { mask[i] = 1; cnt++; }
     if (cnt < 200) return null;
     const { a, b } = fitGains(qd, rd, mask);
-    const G = 8;
-    const tileIdx: number[][] = Array.from({ length: G * G }, () => []);
-    const tileSum = new Float64Array(G * G);
+    // one pass over the pin: global residual, its histogram (trimmed mean), and per 8x8 tile the residual
+    // and the sums of a tile's own gain/offset fit; a second pass applies the tile fits
+    const G = 8, T = G * G;
+    const tileX = new Int32Array(W);
+    for (let x = 0; x < W; x++) tileX[x] = Math.min(G - 1, Math.floor((x / W) * G));
+    const tileCnt = new Int32Array(T), tileSum = new Float64Array(T);
+    const tileStats = new Float64Array(T * 12); // per tile and channel: sum r, sum q, sum r*r, sum r*q
+    const hist = new Int32Array(256);
     let tot = 0;
     for (let y = 0; y < Hh; y++) {
       const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
       for (let x = 0; x < W; x++) {
         const i = y * W + x;
         if (!mask[i]) continue;
+        const t = ty * G + tileX[x];
         let r = 0;
-        for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (a[c] * rd[i * 3 + c] + b[c]));
+        for (let c = 0; c < 3; c++) {
+          const rv = rd[i * 3 + c], qv = qd[i * 3 + c];
+          r += Math.abs(qv - (a[c] * rv + b[c]));
+          const o = t * 12 + c * 4;
+          tileStats[o] += rv;
+          tileStats[o + 1] += qv;
+          tileStats[o + 2] += rv * rv;
+          tileStats[o + 3] += rv * qv;
+        }
+        hist[Math.min(255, Math.round(r / 3))]++;
         r /= 3;
         tot += r;
-        const t = ty * G + Math.min(G - 1, Math.floor((x / W) * G));
         tileSum[t] += r;
-        tileIdx[t].push(i);
+        tileCnt[t]++;
       }
     }
     // trimmed residual: mean of the best 75% of pixels (glare and dangling parts affect a minority)
-    const hist = new Int32Array(256);
-    for (let i = 0; i < n; i++) {
-      if (!mask[i]) continue;
-      let r = 0;
-      for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (a[c] * rd[i * 3 + c] + b[c]));
-      hist[Math.min(255, Math.round(r / 3))]++;
-    }
     let keep = Math.floor(cnt * 0.75), sumT = 0, nT = 0;
     for (let v = 0; v < 256 && keep > 0; v++) {
       const take = Math.min(keep, hist[v]);
@@ -814,17 +938,33 @@ function compareAligned(
     }
     const residTrim = nT ? sumT / nT : 99;
     const tiles: number[] = [];
-    const local: number[] = [];
-    for (let k = 0; k < G * G; k++) {
-      const idx = tileIdx[k];
-      if (idx.length < 300) continue;
-      tiles.push(tileSum[k] / idx.length);
-      const f = fitGains(qd, rd, mask, idx);
-      let r = 0;
-      for (const i of idx)
-        for (let c = 0; c < 3; c++) r += Math.abs(qd[i * 3 + c] - (f.a[c] * rd[i * 3 + c] + f.b[c]));
-      local.push(r / (3 * idx.length));
+    const tileGain = new Float64Array(T * 6); // per tile: a0..a2, b0..b2 of its own fit
+    for (let t = 0; t < T; t++) {
+      if (tileCnt[t] < 300) continue;
+      tiles.push(tileSum[t] / tileCnt[t]);
+      for (let c = 0; c < 3; c++) {
+        const o = t * 12 + c * 4, n = tileCnt[t];
+        const mr = tileStats[o] / n, mq = tileStats[o + 1] / n;
+        const vr = tileStats[o + 2] / n - mr * mr;
+        const cov = tileStats[o + 3] / n - mr * mq;
+        const ga = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1; // as fitGains
+        tileGain[t * 6 + c] = ga;
+        tileGain[t * 6 + 3 + c] = mq - ga * mr;
+      }
     }
+    const localSum = new Float64Array(T);
+    for (let y = 0; y < Hh; y++) {
+      const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        const t = ty * G + tileX[x];
+        if (!mask[i] || tileCnt[t] < 300) continue;
+        for (let c = 0; c < 3; c++)
+          localSum[t] += Math.abs(qd[i * 3 + c] - (tileGain[t * 6 + c] * rd[i * 3 + c] + tileGain[t * 6 + 3 + c]));
+      }
+    }
+    const local: number[] = [];
+    for (let t = 0; t < T; t++) if (tileCnt[t] >= 300) local.push(localSum[t] / (3 * tileCnt[t]));
     tiles.sort((x, y) => x - y);
     local.sort((x, y) => x - y);
     return {
@@ -838,7 +978,6 @@ function compareAligned(
   } finally {
     Mm.delete();
     warped.delete();
-    ones.delete();
     valid.delete();
     blurQ.delete();
     refMat.delete();
@@ -865,19 +1004,8 @@ function mul3(x: number[], y: number[]): number[] {
  * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
  */
 /** Homography reference B -> reference A (reference frames), from their own ORB features. */
-function refToRef(cv: CV, a: Entry, b: Entry): number[] | null {
-  const an = a.desc.length / 8, bn = b.desc.length / 8;
-  const pairs: number[] = [];
-  for (let i = 0; i < bn; i++) {
-    let best = 999, sec = 999, bj = -1;
-    for (let j = 0; j < an; j++) {
-      const d = hamming(b.desc, i, a.desc, j);
-      if (d < sec) {
-        if (d < best) { sec = best; best = d; bj = j; } else sec = d;
-      }
-    }
-    if (bj >= 0 && best <= ACCEPT_HAMMING && best < RATIO * sec) pairs.push(i, bj);
-  }
+function refToRef(cv: CV, a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
+  const pairs = ratioMatches(descriptorsOf(b), descriptorsOf(a), ACCEPT_HAMMING, RATIO);
   if (pairs.length < 24) return null;
   const src: number[] = [], dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
@@ -906,13 +1034,20 @@ function refToRef(cv: CV, a: Entry, b: Entry): number[] | null {
 
 const refPairCache = new Map<string, number[] | null>();
 
-function pairwise(cv: CV, A: Aligned, B: Aligned, eA: Entry, eB: Entry): { errA: number; errB: number; area: number } {
+function pairwise(
+  cv: CV,
+  A: Aligned,
+  B: Aligned,
+  eA: Entry,
+  eB: Entry,
+  descriptorsOf: (e: Entry) => Uint32Array,
+): { errA: number; errB: number; area: number } {
   // thumbnail B -> thumbnail A: direct reference-to-reference alignment when the two share the template,
   // otherwise through the photo (thumbnail B -> query -> thumbnail A)
   const key = `${eA.imageId}\u0000${eB.imageId}`;
   let Hba = refPairCache.get(key);
   if (Hba === undefined) {
-    Hba = refToRef(cv, eA, eB);
+    Hba = refToRef(cv, eA, eB, descriptorsOf);
     if (refPairCache.size > 5000) refPairCache.clear();
     refPairCache.set(key, Hba);
   }

@@ -1,4 +1,5 @@
-// Binary descriptor utilities and a two-level k-majority vocabulary for bag-of-words shortlisting.
+// Binary descriptor utilities, a two-level k-majority vocabulary and its posting lists (inverted file) for
+// bag-of-words shortlisting.
 import { mulberry32 } from "~/utils/random";
 
 /** View 32-byte descriptors as 8 uint32 words each. */
@@ -137,4 +138,142 @@ export class Vocabulary {
     }
     return out;
   }
+}
+
+/**
+ * The reference descriptors of one visual word, stored contiguously next to their owner (entry slot,
+ * descriptor index): the shortlist scans whole words, and reading the descriptors in order instead of
+ * chasing them through their entries is what keeps that scan fast.
+ */
+export class Postings {
+  desc: Uint32Array; // 8 words per descriptor
+  slot: Int32Array;
+  idx: Int32Array;
+  n = 0;
+  constructor(capacity = 16) {
+    this.desc = new Uint32Array(capacity * 8);
+    this.slot = new Int32Array(capacity);
+    this.idx = new Int32Array(capacity);
+  }
+  push(slot: number, i: number, desc: Uint32Array): void {
+    if (this.n === this.slot.length) this.grow(this.n * 2);
+    this.desc.set(desc.subarray(i * 8, i * 8 + 8), this.n * 8);
+    this.slot[this.n] = slot;
+    this.idx[this.n] = i;
+    this.n++;
+  }
+  private grow(capacity: number): void {
+    const d = new Uint32Array(capacity * 8);
+    d.set(this.desc);
+    this.desc = d;
+    const s = new Int32Array(capacity);
+    s.set(this.slot);
+    this.slot = s;
+    const x = new Int32Array(capacity);
+    x.set(this.idx);
+    this.idx = x;
+  }
+}
+
+/**
+ * Votes of the query descriptors for the reference images: each query descriptor is compared with the
+ * reference descriptors of its visual word; per image, its nearest one is a tentative correspondence
+ * (a vote) when it is close enough and clearly closer than the image's second nearest (ratio test).
+ * Lives next to `popcnt`: the hot loop calls it about four million times per photo, and a call into
+ * another module is not inlined under every loader (the dev/bench loader made it 5x slower).
+ */
+export function vote(
+  qDesc: Uint32Array,
+  qWords: Uint16Array,
+  postings: Postings[],
+  alive: Uint8Array, // per entry slot: 0 = removed image
+  maxHamming: number, // descriptors farther than this are not compared further
+  acceptHamming: number,
+  ratio: number,
+): { votes: Int32Array; voted: number[]; acc: Int32Array; nAcc: number } {
+  const nSlots = alive.length;
+  const qn = qDesc.length / 8;
+  const bestBySlot = new Int32Array(nSlots); // distance + 1, 0 = not seen for this query descriptor
+  const secBySlot = new Int32Array(nSlots);
+  const refBySlot = new Int32Array(nSlots);
+  const touched = new Int32Array(nSlots);
+  const votes = new Int32Array(nSlots);
+  const voted: number[] = []; // slots in order of their first vote (ties keep that order)
+  let acc = new Int32Array(3 * 4096); // accepted correspondences: slot, query index, reference index
+  let nAcc = 0;
+  for (let j = 0; j < qn; j++) {
+    const p = postings[qWords[j]];
+    if (!p) continue;
+    const pd = p.desc, ps = p.slot, pi = p.idx;
+    const o = j * 8;
+    const q0 = qDesc[o], q1 = qDesc[o + 1], q2 = qDesc[o + 2], q3 = qDesc[o + 3];
+    const q4 = qDesc[o + 4], q5 = qDesc[o + 5], q6 = qDesc[o + 6], q7 = qDesc[o + 7];
+    let nTouched = 0;
+    for (let k = 0, r = 0; k < p.n; k++, r += 8) {
+      const d =
+        popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
+        popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
+      if (d > maxHamming) continue;
+      const slot = ps[k];
+      if (!alive[slot]) continue;
+      const d1 = d + 1;
+      const b = bestBySlot[slot];
+      if (b === 0) {
+        touched[nTouched++] = slot;
+        bestBySlot[slot] = d1;
+        secBySlot[slot] = 999;
+        refBySlot[slot] = pi[k];
+      } else if (d1 < b) {
+        secBySlot[slot] = b;
+        bestBySlot[slot] = d1;
+        refBySlot[slot] = pi[k];
+      } else if (d1 < secBySlot[slot]) secBySlot[slot] = d1;
+    }
+    for (let t = 0; t < nTouched; t++) {
+      const slot = touched[t];
+      const b = bestBySlot[slot] - 1;
+      if (b <= acceptHamming && b + 1 < ratio * secBySlot[slot]) {
+        if (votes[slot]++ === 0) voted.push(slot);
+        if (nAcc * 3 + 3 > acc.length) {
+          const a = new Int32Array(acc.length * 2);
+          a.set(acc);
+          acc = a;
+        }
+        acc[nAcc * 3] = slot;
+        acc[nAcc * 3 + 1] = j;
+        acc[nAcc * 3 + 2] = refBySlot[slot];
+        nAcc++;
+      }
+      bestBySlot[slot] = 0;
+    }
+  }
+  return { votes, voted, acc, nAcc };
+}
+
+/**
+ * Exhaustive ratio-tested matching of descriptor set `a` against `b`: pairs (index in a, index in b) of
+ * nearest neighbours within acceptHamming that are clearly closer than the second nearest.
+ */
+export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
+  const an = a.length / 8, bn = b.length / 8;
+  const pairs: number[] = [];
+  for (let i = 0; i < an; i++) {
+    let best = 999, sec = 999, bj = -1;
+    const o = i * 8;
+    const a0 = a[o], a1 = a[o + 1], a2 = a[o + 2], a3 = a[o + 3], a4 = a[o + 4], a5 = a[o + 5], a6 = a[o + 6], a7 = a[o + 7];
+    for (let j = 0, p = 0; j < bn; j++, p += 8) {
+      const d =
+        popcnt(a0 ^ b[p]) + popcnt(a1 ^ b[p + 1]) + popcnt(a2 ^ b[p + 2]) + popcnt(a3 ^ b[p + 3]) +
+        popcnt(a4 ^ b[p + 4]) + popcnt(a5 ^ b[p + 5]) + popcnt(a6 ^ b[p + 6]) + popcnt(a7 ^ b[p + 7]);
+      if (d < sec) {
+        if (d < best) {
+          sec = best;
+          best = d;
+          bj = j;
+        } else sec = d;
+      }
+    }
+    if (bj >= 0 && best <= acceptHamming && best < ratio * sec) pairs.push(i, bj);
+  }
+  return pairs;
 }
