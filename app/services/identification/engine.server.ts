@@ -97,8 +97,8 @@ const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
 const RANSAC_PX = 8;
 const MIN_INLIERS = 12;
-const CONFIRM_MIN_INLIERS = 8; // quick RANSAC count that earns the OpenCV homography (fine check needs MIN_INLIERS)
-const CONFIRM_SHARE = 0.2; // ... and its share of the best quick count (fine check needs 0.3 of the best)
+const CONFIRM_MIN_INLIERS = 10; // quick RANSAC count that earns the OpenCV homography (fine check needs MIN_INLIERS)
+const CONFIRM_SHARE = 0.25; // ... and its share of the best quick count (fine check needs 0.3 of the best)
 const FINE_MAX = 6;
 const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
 const PAIR_MIN_AREA = 12;
@@ -340,7 +340,7 @@ export class VisualIndex {
     // Two passes. A quick RANSAC in plain JS counts the inliers of every shortlisted image (OpenCV's
     // estimator spends ~10 ms on an image with few inliers, and most have few); the images that can still
     // reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks were
-    // fitted with (with many inliers it needs few iterations). The confirmation bar is set well below the
+    // fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
     // fine check's so that the JS count's own randomness does not keep a candidate out.
     const quick = shortlist.map((s) => quickInliers(s.arr, orb.points, s.e));
     const bestQuick = Math.max(0, ...quick);
