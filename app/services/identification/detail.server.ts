@@ -118,7 +118,7 @@ export function detailCheck(
   warped: Uint8Array,
   valid: Uint8Array,
   ref: ReferenceDetail,
-  alt?: { warped: Uint8Array; valid: Uint8Array },
+  alt?: { warped: Uint8Array; valid: Uint8Array; region: [number, number, number, number] },
 ): DetailResult {
   const W = ref.width, Hh = ref.height, n = W * Hh;
   // pixels compared: inside the pin, inside the photo, not glare
@@ -183,7 +183,7 @@ export function detailCheck(
       let best = Math.max(ncc[t], tileNcc(warped, r, W, Hh, x0, y0, reach, ox, oy));
       if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(warped, blurrier, W, Hh, x0, y0, reach, ox, oy));
       // a part that moves on its own (spinner, dangler): the tile under the second motion
-      if (best < CLOSE_NCC && alt && tileInside(alt.valid, W, x0, y0)) {
+      if (best < CLOSE_NCC && alt && nearRegion(alt.region, x0, y0) && tileInside(alt.valid, W, x0, y0)) {
         best = Math.max(best, tileNcc(alt.warped, r, W, Hh, x0, y0, WIDE_SHIFT));
         if (best < CLOSE_NCC && blurrier) best = Math.max(best, tileNcc(alt.warped, blurrier, W, Hh, x0, y0, WIDE_SHIFT));
       }
@@ -223,6 +223,11 @@ function neighbourShift(ncc: Float32Array, sx: Int8Array, sy: Int8Array, cols: n
   xs.sort((a, b) => a - b);
   ys.sort((a, b) => a - b);
   return { dx: xs[xs.length >> 1], dy: ys[ys.length >> 1] };
+}
+
+/** The tile overlaps the region, widened by a tile on every side. */
+function nearRegion([x0, y0, x1, y1]: [number, number, number, number], tx: number, ty: number): boolean {
+  return tx + TILE > x0 - TILE && tx < x1 + TILE && ty + TILE > y0 - TILE && ty < y1 + TILE;
 }
 
 function tileInside(valid: Uint8Array, W: number, x0: number, y0: number): boolean {

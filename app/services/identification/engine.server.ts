@@ -433,8 +433,8 @@ export class VisualIndex {
       const w = warpToReference(cv, gray, img.width, img.height, winner.H, winnerRef);
       // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
       // out may agree on a second motion; tiles that do not match under the first get a second chance
-      const H2 = secondaryMotion(cv, winner.pairs, orb.points, winner.e, winner.H);
-      const alt = H2 ? warpToReference(cv, gray, img.width, img.height, H2, winnerRef) : undefined;
+      const second = secondaryMotion(cv, winner.pairs, orb.points, winner.e, winner.H);
+      const alt = second ? { ...warpToReference(cv, gray, img.width, img.height, second.H, winnerRef), region: second.region } : undefined;
       d = detailCheck(cv, w.warped, w.valid, winnerRef, alt);
     }
     lap("detail");
@@ -612,14 +612,16 @@ function verifyPairs(
   }
 }
 
-const SECONDARY_MIN_INLIERS = 8;
+const SECONDARY_MIN_INLIERS = 10;
 
 /**
  * A second motion (affine) among the tentative correspondences that do not fit the pin's homography H:
  * the part of a spinner or dangler that has moved since the reference was taken. It must keep about the
  * pin's own scale (a moving part turns and shifts, it does not grow).
  */
-function secondaryMotion(cv: CV, pairs: number[], qPts: Float32Array, e: Entry, H: number[]): number[] | null {
+function secondaryMotion(
+  cv: CV, pairs: number[], qPts: Float32Array, e: Entry, H: number[],
+): { H: number[]; region: [number, number, number, number] } | null {
   const src: number[] = [];
   const dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
@@ -641,13 +643,21 @@ function secondaryMotion(cv: CV, pairs: number[], qPts: Float32Array, e: Entry, 
   try {
     A = cv.estimateAffine2D(srcMat, dstMat, mask, cv.RANSAC, RANSAC_PX / 2, 2000, 0.995, 10);
     if (!A || A.rows !== 2) return null;
-    let inl = 0;
-    for (let i = 0; i < m; i++) if (mask.data[i]) inl++;
+    // the moving part is where its correspondences are (in the reference frame)
+    let inl = 0, x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i < m; i++)
+      if (mask.data[i]) {
+        inl++;
+        x0 = Math.min(x0, dst[i * 2]);
+        y0 = Math.min(y0, dst[i * 2 + 1]);
+        x1 = Math.max(x1, dst[i * 2]);
+        y1 = Math.max(y1, dst[i * 2 + 1]);
+      }
     if (inl < SECONDARY_MIN_INLIERS) return null;
     const a = Array.from(A.data64F as Float64Array);
     const h = [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
     const scale = Math.abs(h[0] * h[4] - h[1] * h[3]) / Math.abs(H[0] * H[4] - H[1] * H[3]);
-    return plausibleHomography(h) && scale > 0.6 && scale < 1.6 ? h : null;
+    return plausibleHomography(h) && scale > 0.6 && scale < 1.6 ? { H: h, region: [x0, y0, x1, y1] } : null;
   } finally {
     srcMat.delete();
     dstMat.delete();
