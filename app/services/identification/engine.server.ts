@@ -117,7 +117,7 @@ const DETAIL_MIN_TILES = 20;
 const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.2;
-const DETAIL_VETO_CLUSTER = 6;
+const DETAIL_VETO_CLUSTER = 5;
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
