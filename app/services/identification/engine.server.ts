@@ -342,13 +342,14 @@ export class VisualIndex {
     // reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks were
     // fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
     // fine check's so that the JS count's own randomness does not keep a candidate out.
-    const quick = shortlist.map((s) => quickInliers(s.arr, orb.points, s.e));
+    const points = shortlist.map((s) => pairPoints(s.arr, orb.points, s.e));
+    const quick = points.map(quickInliers);
     const bestQuick = Math.max(0, ...quick);
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
       const confirm = quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE;
       const v = confirm
-        ? verifyPairs(cv, s.arr, orb.points, s.e, img.width, img.height)
+        ? verifyPairs(cv, points[rank], s.arr, s.e, img.width, img.height)
         : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
       verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
     });
@@ -555,14 +556,8 @@ function coverageHoles(e: Entry, H: number[], inlierRef: number[], qW: number, q
   return rich ? holes / rich : 0;
 }
 
-function verifyPairs(
-  cv: CV,
-  pairs: number[],
-  qPts: Float32Array,
-  e: Entry,
-  qW: number,
-  qH: number,
-): { matches: number; inliers: number; H: number[] | null; holes?: number } {
+/** The photo and reference coordinates of tentative correspondences (query index, reference index pairs). */
+function pairPoints(pairs: number[], qPts: Float32Array, e: Entry): { src: number[]; dst: number[] } {
   const src: number[] = [];
   const dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
@@ -570,6 +565,23 @@ function verifyPairs(
     src.push(qPts[j * 2], qPts[j * 2 + 1]);
     dst.push(e.points[i * 2], e.points[i * 2 + 1]);
   }
+  return { src, dst };
+}
+
+/** A 2x3 affine matrix from OpenCV as a 3x3 homography (last row 0 0 1). */
+function affineAsHomography(A: InstanceType<CV["Mat"]>): number[] {
+  const a = Array.from(A.data64F as Float64Array);
+  return [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
+}
+
+function verifyPairs(
+  cv: CV,
+  { src, dst }: { src: number[]; dst: number[] },
+  pairs: number[],
+  e: Entry,
+  qW: number,
+  qH: number,
+): { matches: number; inliers: number; H: number[] | null; holes?: number } {
   const m = src.length / 2;
   if (m < 6) return { matches: m, inliers: 0, H: null };
   const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
@@ -587,8 +599,7 @@ function verifyPairs(
       const A = cv.estimateAffine2D(srcMat, dstMat, mask, cv.RANSAC, RANSAC_PX, 2000, 0.995, 10);
       try {
         if (A && A.rows === 2 && A.cols === 3) {
-          const a = Array.from(A.data64F as Float64Array);
-          const affine = [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
+          const affine = affineAsHomography(A);
           if (plausibleHomography(affine)) h = affine;
         }
       } finally {
@@ -654,8 +665,7 @@ function secondaryMotion(
         y1 = Math.max(y1, dst[i * 2 + 1]);
       }
     if (inl < SECONDARY_MIN_INLIERS) return null;
-    const a = Array.from(A.data64F as Float64Array);
-    const h = [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
+    const h = affineAsHomography(A);
     const scale = Math.abs(h[0] * h[4] - h[1] * h[3]) / Math.abs(H[0] * H[4] - H[1] * H[3]);
     return plausibleHomography(h) && scale > 0.6 && scale < 1.6 ? { H: h, region: [x0, y0, x1, y1] } : null;
   } finally {
@@ -673,14 +683,7 @@ function plausibleHomography(h: number[]): boolean {
 }
 
 /** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */
-function quickInliers(pairs: number[], qPts: Float32Array, e: Entry): number {
-  const src: number[] = [];
-  const dst: number[] = [];
-  for (let k = 0; k < pairs.length; k += 2) {
-    const j = pairs[k], i = pairs[k + 1];
-    src.push(qPts[j * 2], qPts[j * 2 + 1]);
-    dst.push(e.points[i * 2], e.points[i * 2 + 1]);
-  }
+function quickInliers({ src, dst }: { src: number[]; dst: number[] }): number {
   if (src.length / 2 < 6) return 0;
   const mask = ransacHomography(src, dst, RANSAC_PX, 1000, 0.995);
   let n = 0;
