@@ -153,22 +153,24 @@ export class VisualIndex {
   private postings: Postings[] = []; // word -> (entry slot, descriptor index)
   private slots: (Entry | null)[] = [];
   private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(64);
-  private detailCache = new LruCache<ReferenceDetail | null>(48);
+  private detailCache = new LruCache<Promise<ReferenceDetail | null>>(48);
 
   constructor(private readonly loadReference?: ReferenceLoader) {}
 
-  private async detailOf(e: Entry): Promise<ReferenceDetail | null> {
-    if (!this.loadReference) return null;
+  /** The full-resolution reference of an image (cached; concurrent callers share one load). */
+  private detailOf(e: Entry): Promise<ReferenceDetail | null> {
+    if (!this.loadReference) return Promise.resolve(null);
     const hit = this.detailCache.get(e.imageId);
     if (hit !== undefined) return hit;
-    let detail: ReferenceDetail | null = null;
-    const bytes = await this.loadReference(e.imageId).catch(() => null);
-    if (bytes) {
+    const load = async (loader: ReferenceLoader): Promise<ReferenceDetail | null> => {
+      const bytes = await loader(e.imageId).catch(() => null);
+      if (!bytes) return null;
       const raw = await decodeRGB(bytes, REF_SIDE, REF_SIDE);
-      if (raw.width === e.width && raw.height === e.height) detail = makeReferenceDetail(raw, pinMask(raw));
-    }
-    this.detailCache.set(e.imageId, detail);
-    return detail;
+      return raw.width === e.width && raw.height === e.height ? makeReferenceDetail(raw, pinMask(raw)) : null;
+    };
+    const pending = load(this.loadReference).catch(() => null);
+    this.detailCache.set(e.imageId, pending);
+    return pending;
   }
 
   add(entry: { imageId: string; pinId: string; features: PinFeatures }): void {
@@ -362,6 +364,9 @@ export class VisualIndex {
     if (fine.length > 0) {
       // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
       const thumbs = fine.map((v) => this.thumbOf(v.e));
+      // and the full-resolution reference of the strongest, usually the winner whose detail is checked
+      // after the comparison
+      void this.detailOf(fine[0].e);
       for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
       const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
       qMat.data.set(img.data);
