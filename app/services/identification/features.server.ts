@@ -191,3 +191,14 @@ export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
   const thumb = buf.slice(off, off + tl);
   return { width, height, points, desc, hull, thumb };
 }
+
+/** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
+export function featureThumbnail(buf: Uint8Array): Uint8Array {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (buf.byteLength < 24 || dv.getUint32(0, true) !== MAGIC) throw new Error("Unsupported pin feature blob");
+  const n = dv.getUint32(12, true);
+  const h = dv.getUint32(16, true);
+  const tl = dv.getUint32(20, true);
+  const off = 24 + n * 8 + n * DESC_BYTES + h * 8;
+  return buf.slice(off, off + tl);
+}
