@@ -26,7 +26,7 @@ import {
   THUMB_SIDE,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import { mulberry32 } from "~/utils/random";
 import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
 
@@ -162,8 +162,11 @@ export class VisualIndex {
   private pending = new DescriptorChunks(); // descriptors of the images added before the vocabulary exists
   private lists: PostingLists | null = null; // word -> (entry slot, descriptor index)
   private slots: (Entry | null)[] = [];
-  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(64);
-  private detailCache = new LruCache<ReferenceDetail | null>(48);
+  // decoded images of the last candidates: a thumbnail with its mask is about 0.26 MB, a reference
+  // detail up to 1.5 MB (grayscale, mask and its blurred copies); a photo rarely shows the pin of the
+  // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
+  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(16);
+  private detailCache = new LruCache<ReferenceDetail | null>(4);
 
   constructor(
     private readonly loadReference?: ReferenceLoader,
@@ -187,7 +190,8 @@ export class VisualIndex {
   add(entry: { imageId: string; pinId: string; features: PinFeatures }): void {
     if (this.entries.has(entry.imageId)) this.removeImage(entry.imageId);
     const f = decodeFeatures(entry.features);
-    const desc = asWords(f.desc);
+    // ORB keeps 1,000 per reference image; the cap only guards the posting lists' 16-bit indices
+    const desc = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
     const e: Entry = {
       imageId: entry.imageId,
       pinId: entry.pinId,
@@ -195,7 +199,7 @@ export class VisualIndex {
       height: f.height,
       points: f.points,
       first: -1,
-      nDesc: f.desc.length / 32,
+      nDesc: desc.length / 8,
       words: null,
       pos: null,
       hull: f.hull,

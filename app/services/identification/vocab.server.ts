@@ -140,6 +140,9 @@ export class Vocabulary {
   }
 }
 
+/** Descriptors of one image the posting lists can refer to (descriptor indices are 16-bit). */
+export const MAX_IMAGE_DESCRIPTORS = 0xffff;
+
 /** Descriptors per chunk of a DescriptorChunks store (1M descriptors, 32 MB). */
 export const CHUNK_SHIFT = 20;
 const CHUNK = 1 << CHUNK_SHIFT;
@@ -193,12 +196,12 @@ export class DescriptorChunks {
 export class Postings {
   desc: Uint32Array; // 8 words per descriptor
   slot: Int32Array;
-  idx: Int32Array;
+  idx: Uint16Array;
   n = 0;
   constructor(capacity = 16) {
     this.desc = new Uint32Array(capacity * 8);
     this.slot = new Int32Array(capacity);
-    this.idx = new Int32Array(capacity);
+    this.idx = new Uint16Array(capacity);
   }
   push(slot: number, i: number, desc: Uint32Array): void {
     if (this.n === this.slot.length) this.grow(this.n * 2);
@@ -214,7 +217,7 @@ export class Postings {
     const s = new Int32Array(capacity);
     s.set(this.slot);
     this.slot = s;
-    const x = new Int32Array(capacity);
+    const x = new Uint16Array(capacity);
     x.set(this.idx);
     this.idx = x;
   }
@@ -231,7 +234,7 @@ export interface PostingLists {
   store: DescriptorChunks;
   start: Uint32Array; // per word, and one past the last
   slot: Int32Array;
-  idx: Int32Array;
+  idx: Uint16Array; // descriptor index in its image (at most MAX_IMAGE_DESCRIPTORS per image)
   /** store index -> posting index of each descriptor the lists were built from (see buildPostings) */
   where: Uint32Array;
   extra: (Postings | undefined)[];
@@ -258,7 +261,7 @@ export function buildPostings(
   const where = new Uint32Array(store.n);
   const fill = start.slice(0, vocabSize);
   const slot = new Int32Array(filed);
-  const idx = new Int32Array(filed);
+  const idx = new Uint16Array(filed);
   const isFiled = new Uint8Array(store.n);
   owners.forEach((o, k) => {
     const w = words[k];
@@ -341,7 +344,7 @@ export function vote(
     const more = extra[w];
     let extraDone = more === undefined;
     for (;;) {
-      let pd: Uint32Array, ps: Int32Array, pi: Int32Array, from: number, to: number, base: number;
+      let pd: Uint32Array, ps: Int32Array, pi: Uint16Array, from: number, to: number, base: number;
       if (next < end) {
         const c = next >>> CHUNK_SHIFT;
         pd = chunks[c];
