@@ -26,7 +26,7 @@ import {
   THUMB_SIDE,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import { mulberry32 } from "~/utils/random";
 import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
 
@@ -260,7 +260,7 @@ export class VisualIndex {
         const p = lists.extra[e.words[i]] as Postings;
         out.set(p.desc.subarray(e.pos[i] * 8, e.pos[i] * 8 + 8), i * 8);
       }
-    } else for (let i = 0; i < e.nDesc; i++) lists.store.copy(lists.where[e.first + i], out, i);
+    } else for (let i = 0; i < e.nDesc; i++) lists.store.copy(postingOf(lists, e.first + i, e.slot, i), out, i);
     return out;
   }
 
