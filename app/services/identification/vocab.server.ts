@@ -15,14 +15,6 @@ export function popcnt(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
-  const o = ai * 8, p = bi * 8;
-  return (
-    popcnt(a[o] ^ b[p]) + popcnt(a[o + 1] ^ b[p + 1]) + popcnt(a[o + 2] ^ b[p + 2]) + popcnt(a[o + 3] ^ b[p + 3]) +
-    popcnt(a[o + 4] ^ b[p + 4]) + popcnt(a[o + 5] ^ b[p + 5]) + popcnt(a[o + 6] ^ b[p + 6]) + popcnt(a[o + 7] ^ b[p + 7])
-  );
-}
-
 /** k-majority clustering of binary descriptors (indices into data). Returns centroids (k*8 words). */
 function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number, rnd: () => number): Uint32Array {
   const n = idx.length;
@@ -75,10 +67,17 @@ function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number,
   return cent;
 }
 
+/** The centroid nearest to descriptor di of data (the first of equally near ones). */
 function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): number {
+  // the descriptor's words are read once (this runs for every reference descriptor at the build)
+  const o = di * 8;
+  const a0 = data[o], a1 = data[o + 1], a2 = data[o + 2], a3 = data[o + 3];
+  const a4 = data[o + 4], a5 = data[o + 5], a6 = data[o + 6], a7 = data[o + 7];
   let best = 0, bd = 1e9;
-  for (let c = 0; c < k; c++) {
-    const d = hamming(cent, c, data, di);
+  for (let c = 0, p = 0; c < k; c++, p += 8) {
+    const d =
+      popcnt(a0 ^ cent[p]) + popcnt(a1 ^ cent[p + 1]) + popcnt(a2 ^ cent[p + 2]) + popcnt(a3 ^ cent[p + 3]) +
+      popcnt(a4 ^ cent[p + 4]) + popcnt(a5 ^ cent[p + 5]) + popcnt(a6 ^ cent[p + 6]) + popcnt(a7 ^ cent[p + 7]);
     if (d < bd) { bd = d; best = c; }
   }
   return best;
