@@ -148,9 +148,10 @@ const CHUNK = 1 << CHUNK_SHIFT;
 
 /**
  * Descriptors (8 words each) in large chunks, addressed by one running index. Chunks this large are
- * mapped by the allocator on their own and given back whole, while many small arrays leave holes the
- * process keeps: the reference descriptors wait here until the vocabulary is built, and the posting
- * lists are then made by reordering them in place (buildPostings), never holding two copies.
+ * mapped by the allocator on their own and given back whole once collected, while thousands of small
+ * arrays leave holes the process keeps: the reference descriptors wait here until the vocabulary is
+ * built, and the posting lists are then made by reordering them in place (buildPostings), never
+ * holding two copies.
  */
 export class DescriptorChunks {
   chunks: Uint32Array[] = [];
@@ -242,11 +243,11 @@ export interface PostingLists {
 
 /**
  * Posting lists of the descriptors in `store`: `owners` lists the images to file, in order (their
- * descriptors are store indices first .. first+n-1; descriptors of other images in the store are
- * dropped), `words` each one's visual words; slots must increase along `owners`. The store is
- * reordered in place, word by word (in each word, images in order, descriptors in order), and becomes
- * the lists' descriptor store: memory for one copy of the descriptors plus 5 bytes per descriptor while
- * it runs.
+ * descriptors are store indices first .. first+n-1; those of other (removed) images in the store
+ * end up after the last list, unused), `words` each one's visual words; slots must increase along
+ * `owners`. The store is reordered in place, word by word (in each word, images in order, descriptors
+ * in order), and becomes the lists' descriptor store: one copy of the descriptors, plus 5 bytes per
+ * descriptor of scratch while it runs.
  */
 export function buildPostings(
   store: DescriptorChunks,
