@@ -19,13 +19,14 @@ import {
   decodeFeatures,
   decodeRGB,
   extractFeaturesImpl,
+  featureThumbnail,
   REF_SIDE,
   runOrb,
   toGray,
   THUMB_SIDE,
   type RawImage,
 } from "./features.server";
-import { asWords, Postings, ratioMatches, vote, Vocabulary } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import { mulberry32 } from "~/utils/random";
 import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
 
@@ -71,18 +72,26 @@ export interface CandidateDebug {
 /** Reads the stored reference image of an image id (for the full-resolution detail check). */
 export type ReferenceLoader = (imageId: string) => Promise<Uint8Array | Buffer | null>;
 
+/**
+ * Reads the stored features of an image id again. With it, the index does not keep the thumbnails in
+ * memory (about 16 KB per image, 75 MB at 5,000 images): the fine check reads the few it needs.
+ */
+export type FeatureLoader = (imageId: string) => Promise<PinFeatures | null>;
+
 interface Entry {
   imageId: string;
   pinId: string;
   width: number;
   height: number;
   points: Float32Array;
-  desc: Uint32Array | null; // until indexed; then its word's posting list holds each descriptor (see descriptorsOf)
+  // the descriptors are stored only once, in the posting lists (or, until the vocabulary is built, in the
+  // pending store): see descriptorsOf
+  first: number; // index of its first descriptor in the pending store / the store the lists were built from
   nDesc: number;
-  pos: Uint32Array | null; // position of each descriptor in its word's posting list
+  words: Uint16Array | null; // images added since the lists were built: the visual word of each descriptor
+  pos: Uint32Array | null; // ... and its position in that word's extra list
   hull: Float32Array;
-  thumb: Uint8Array;
-  words: Uint16Array | null;
+  thumb: Uint8Array | null; // JPEG; null when the index reads it again (FeatureLoader)
   vocabVersion: number;
   slot: number;
 }
@@ -150,12 +159,19 @@ export class VisualIndex {
   private vocab: Vocabulary | null = null;
   private vocabVersion = 0;
   private vocabBuiltAt = 0; // descriptor count at build time
-  private postings: Postings[] = []; // word -> (entry slot, descriptor index)
+  private pending = new DescriptorChunks(); // descriptors of the images added before the vocabulary exists
+  private lists: PostingLists | null = null; // word -> (entry slot, descriptor index)
   private slots: (Entry | null)[] = [];
-  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(64);
-  private detailCache = new LruCache<Promise<ReferenceDetail | null>>(48);
+  // decoded images of the last candidates: a thumbnail with its mask is about 0.26 MB, a reference
+  // detail up to 1.5 MB (grayscale, mask and its blurred copies); a photo rarely shows the pin of the
+  // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
+  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(16);
+  private detailCache = new LruCache<Promise<ReferenceDetail | null>>(4);
 
-  constructor(private readonly loadReference?: ReferenceLoader) {}
+  constructor(
+    private readonly loadReference?: ReferenceLoader,
+    private readonly loadFeatures?: FeatureLoader,
+  ) {}
 
   /** The full-resolution reference of an image (cached; concurrent callers share one load). */
   private detailOf(e: Entry): Promise<ReferenceDetail | null> {
@@ -176,24 +192,27 @@ export class VisualIndex {
   add(entry: { imageId: string; pinId: string; features: PinFeatures }): void {
     if (this.entries.has(entry.imageId)) this.removeImage(entry.imageId);
     const f = decodeFeatures(entry.features);
+    // ORB keeps 1,000 per reference image; the cap only guards the posting lists' 16-bit indices
+    const desc = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
     const e: Entry = {
       imageId: entry.imageId,
       pinId: entry.pinId,
       width: f.width,
       height: f.height,
       points: f.points,
-      desc: asWords(f.desc),
-      nDesc: f.desc.length / 32,
+      first: -1,
+      nDesc: desc.length / 8,
+      words: null,
       pos: null,
       hull: f.hull,
-      thumb: f.thumb,
-      words: null,
+      thumb: this.loadFeatures ? null : f.thumb,
       vocabVersion: -1,
       slot: this.slots.length,
     };
     this.slots.push(e);
     this.entries.set(e.imageId, e);
-    if (this.vocab && e.desc) this.indexEntry(e, e.desc);
+    if (this.lists) this.indexEntry(e, desc);
+    else e.first = this.pending.append(desc);
   }
 
   removeImage(imageId: string): void {
@@ -219,56 +238,77 @@ export class VisualIndex {
     return t;
   }
 
-  /** Files the entry's descriptors under their visual words; the posting lists keep the only copy. */
-  private indexEntry(e: Entry, desc: Uint32Array, words?: Uint16Array): void {
-    if (!this.vocab) return;
-    e.words = words ?? this.vocab.quantize(desc);
+  /** Files the descriptors of an image added since the lists were built at the end of their words' lists. */
+  private indexEntry(e: Entry, desc: Uint32Array): void {
+    const lists = this.lists as PostingLists;
+    const words = (this.vocab as Vocabulary).quantize(desc);
+    e.words = words;
     e.vocabVersion = this.vocabVersion;
     e.pos = new Uint32Array(e.nDesc);
     for (let i = 0; i < e.nDesc; i++) {
-      const p = this.postings[e.words[i]];
+      const p = (lists.extra[words[i]] ??= new Postings(4));
       e.pos[i] = p.n;
       p.push(e.slot, i, desc);
     }
-    e.desc = null;
   }
 
-  /** The entry's descriptors (8 words each), gathered from the posting lists once it is indexed. */
+  /** The entry's descriptors (8 words each): a view of the pending store, or gathered from the posting lists. */
   private descriptorsOf(e: Entry): Uint32Array {
-    if (e.desc) return e.desc;
+    const lists = this.lists;
+    if (!lists) return this.pending.range(e.first, e.nDesc);
     const out = new Uint32Array(e.nDesc * 8);
-    const words = e.words as Uint16Array, pos = e.pos as Uint32Array;
-    for (let i = 0; i < e.nDesc; i++) out.set(this.postings[words[i]].desc.subarray(pos[i] * 8, pos[i] * 8 + 8), i * 8);
+    if (e.words && e.pos) {
+      for (let i = 0; i < e.nDesc; i++) {
+        const p = lists.extra[e.words[i]] as Postings;
+        out.set(p.desc.subarray(e.pos[i] * 8, e.pos[i] * 8 + 8), i * 8);
+      }
+    } else for (let i = 0; i < e.nDesc; i++) lists.store.copy(postingOf(lists, e.first + i, e.slot, i), out, i);
     return out;
   }
 
-  /** Builds (or rebuilds, when the index has grown a lot) the vocabulary and posting lists. */
+  /**
+   * Builds (or rebuilds, when the index has grown a lot) the vocabulary and posting lists. The lists are
+   * made from the pending store in place; a rebuild first gathers the live images' descriptors from the
+   * old lists into a new store (two copies for a moment, as the old lists go only when collected).
+   */
   private ensureVocab(): void {
     const total = this.totalDescriptors();
     if (this.vocab && total <= this.vocabBuiltAt * 4 + 20000) return;
     const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
     const live = [...this.entries.values()];
-    const descs = live.map((e) => this.descriptorsOf(e)); // before the old posting lists go
+    let store = this.pending;
+    if (this.lists) {
+      store = new DescriptorChunks();
+      for (const e of live) e.first = store.append(this.descriptorsOf(e));
+      for (const e of live) e.words = e.pos = null;
+      this.lists = null;
+    }
+    this.pending = new DescriptorChunks();
+    const descs = live.map((e) => store.range(e.first, e.nDesc));
     this.vocab = Vocabulary.build(descs, branch);
     this.vocabVersion++;
     this.vocabBuiltAt = total;
     this.slots = [];
-    const vocab = this.vocab;
-    const words = descs.map((d) => vocab.quantize(d));
-    const counts = new Int32Array(vocab.size);
-    for (const w of words) for (let i = 0; i < w.length; i++) counts[w[i]]++;
-    this.postings = Array.from(counts, (c) => new Postings(Math.max(4, c))); // exact size: no growth slack
-    live.forEach((e, k) => {
+    for (const e of live) {
       e.slot = this.slots.length;
       this.slots.push(e);
-      this.indexEntry(e, descs[k], words[k]);
-    });
+    }
+    const vocab = this.vocab;
+    const words = descs.map((d) => vocab.quantize(d));
+    this.lists = buildPostings(store, live.map((e) => ({ first: e.first, n: e.nDesc, slot: e.slot })), words, vocab.size);
   }
 
-  private async thumbOf(e: Entry): Promise<RawImage & { pin: Uint8Array }> {
+  /** The decoded thumbnail and its pin mask; null if the stored features are gone. */
+  private async thumbOf(e: Entry): Promise<(RawImage & { pin: Uint8Array }) | null> {
     const c = this.thumbCache.get(e.imageId);
     if (c) return c;
-    const raw = await decodeRGB(e.thumb, THUMB_SIDE);
+    let jpeg = e.thumb;
+    if (!jpeg && this.loadFeatures) {
+      const features = await this.loadFeatures(e.imageId);
+      jpeg = features ? featureThumbnail(features) : null;
+    }
+    if (!jpeg) return null;
+    const raw = await decodeRGB(jpeg, THUMB_SIDE);
     const img = { ...raw, pin: pinMask(raw) };
     this.thumbCache.set(e.imageId, img);
     return img;
@@ -312,7 +352,7 @@ export class VisualIndex {
     // second-best distance; accepted pairs (absolute + ratio test) are tentative correspondences.
     const alive = new Uint8Array(this.slots.length);
     this.slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
-    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, this.postings, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO);
+    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO);
     voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
     const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
@@ -374,6 +414,7 @@ export class VisualIndex {
       try {
         for (const [k, v] of fine.entries()) {
           const thumb = await thumbs[k];
+          if (!thumb) continue;
           const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
           if (!r) continue;
           v.al = r;

@@ -16,7 +16,7 @@ export interface DecodedFeatures {
   width: number; // of the reference frame
   height: number;
   points: Float32Array; // x,y pairs in the reference frame
-  desc: Uint8Array; // 32 bytes per point (ORB)
+  desc: Uint8Array; // 32 bytes per point (ORB); decodeFeatures returns a view of the blob
   hull: Float32Array; // x,y pairs: convex hull of the pin (reference frame)
   thumb: Uint8Array; // JPEG of the reference at THUMB_SIDE (reference frame scaled)
 }
@@ -184,10 +184,21 @@ export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
   let off = 24;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, off += 4) points[i] = dv.getFloat32(off, true);
-  const desc = buf.slice(off, off + n * DESC_BYTES);
+  const desc = buf.subarray(off, off + n * DESC_BYTES); // a view: the index copies the descriptors into its own store
   off += n * DESC_BYTES;
   const hull = new Float32Array(h * 2);
   for (let i = 0; i < h * 2; i++, off += 4) hull[i] = dv.getFloat32(off, true);
   const thumb = buf.slice(off, off + tl);
   return { width, height, points, desc, hull, thumb };
+}
+
+/** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
+export function featureThumbnail(buf: Uint8Array): Uint8Array {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (buf.byteLength < 24 || dv.getUint32(0, true) !== MAGIC) throw new Error("Unsupported pin feature blob");
+  const n = dv.getUint32(12, true);
+  const h = dv.getUint32(16, true);
+  const tl = dv.getUint32(20, true);
+  const off = 24 + n * 8 + n * DESC_BYTES + h * 8;
+  return buf.slice(off, off + tl);
 }

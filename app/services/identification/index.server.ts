@@ -60,7 +60,7 @@ async function loadStoredFeatures(state: IndexState): Promise<string[]> {
     for (const row of rows) {
       const pinId = byImage.get(row.imageId);
       if (!pinId || state.removedDuringLoad.has(pinId)) continue;
-      state.index.add({ imageId: row.imageId, pinId, features: new Uint8Array(row.features) });
+      state.index.add({ imageId: row.imageId, pinId, features: row.features }); // read, not kept: no copy
       found.add(row.imageId);
     }
   }
@@ -87,7 +87,7 @@ async function storedFeatures(imageId: string): Promise<Uint8Array | null> {
     .from(imageFeatures)
     .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE)))
     .get();
-  return row ? new Uint8Array(row.features) : null;
+  return row ? row.features : null;
 }
 
 async function backfill(state: IndexState, missing: string[]): Promise<void> {
@@ -115,7 +115,7 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
 
 function createState(withBackfill: boolean): IndexState {
   const state: IndexState = {
-    index: new VisualIndex(getImageMaster),
+    index: new VisualIndex(getImageMaster, storedFeatures),
     loaded: Promise.resolve(),
     backfilled: Promise.resolve(),
     removedDuringLoad: new Set(),

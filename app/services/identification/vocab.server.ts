@@ -15,14 +15,6 @@ export function popcnt(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
-  const o = ai * 8, p = bi * 8;
-  return (
-    popcnt(a[o] ^ b[p]) + popcnt(a[o + 1] ^ b[p + 1]) + popcnt(a[o + 2] ^ b[p + 2]) + popcnt(a[o + 3] ^ b[p + 3]) +
-    popcnt(a[o + 4] ^ b[p + 4]) + popcnt(a[o + 5] ^ b[p + 5]) + popcnt(a[o + 6] ^ b[p + 6]) + popcnt(a[o + 7] ^ b[p + 7])
-  );
-}
-
 /** k-majority clustering of binary descriptors (indices into data). Returns centroids (k*8 words). */
 function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number, rnd: () => number): Uint32Array {
   const n = idx.length;
@@ -75,10 +67,17 @@ function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number,
   return cent;
 }
 
+/** The centroid nearest to descriptor di of data (the first of equally near ones). */
 function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): number {
+  // the descriptor's words are read once (this runs for every reference descriptor at the build)
+  const o = di * 8;
+  const a0 = data[o], a1 = data[o + 1], a2 = data[o + 2], a3 = data[o + 3];
+  const a4 = data[o + 4], a5 = data[o + 5], a6 = data[o + 6], a7 = data[o + 7];
   let best = 0, bd = 1e9;
-  for (let c = 0; c < k; c++) {
-    const d = hamming(cent, c, data, di);
+  for (let c = 0, p = 0; c < k; c++, p += 8) {
+    const d =
+      popcnt(a0 ^ cent[p]) + popcnt(a1 ^ cent[p + 1]) + popcnt(a2 ^ cent[p + 2]) + popcnt(a3 ^ cent[p + 3]) +
+      popcnt(a4 ^ cent[p + 4]) + popcnt(a5 ^ cent[p + 5]) + popcnt(a6 ^ cent[p + 6]) + popcnt(a7 ^ cent[p + 7]);
     if (d < bd) { bd = d; best = c; }
   }
   return best;
@@ -140,20 +139,69 @@ export class Vocabulary {
   }
 }
 
+/** Descriptors of one image the posting lists can refer to (descriptor indices are 16-bit). */
+export const MAX_IMAGE_DESCRIPTORS = 0xffff;
+
+/** Descriptors per chunk of a DescriptorChunks store (1M descriptors, 32 MB). */
+export const CHUNK_SHIFT = 20;
+const CHUNK = 1 << CHUNK_SHIFT;
+
 /**
- * The reference descriptors of one visual word, stored contiguously next to their owner (entry slot,
- * descriptor index): the shortlist scans whole words, and reading the descriptors in order instead of
- * chasing them through their entries is what keeps that scan fast.
+ * Descriptors (8 words each) in large chunks, addressed by one running index. Chunks this large are
+ * mapped by the allocator on their own and given back whole once collected, while thousands of small
+ * arrays leave holes the process keeps: the reference descriptors wait here until the vocabulary is
+ * built, and the posting lists are then made by reordering them in place (buildPostings), never
+ * holding two copies.
+ */
+export class DescriptorChunks {
+  chunks: Uint32Array[] = [];
+  n = 0;
+
+  /** Appends descriptors (8 words each); returns the index of the first. */
+  append(src: Uint32Array): number {
+    const first = this.n;
+    const m = src.length / 8;
+    for (let i = 0; i < m; ) {
+      const c = this.n >>> CHUNK_SHIFT;
+      if (c === this.chunks.length) this.chunks.push(new Uint32Array(CHUNK * 8));
+      const o = this.n & (CHUNK - 1);
+      const take = Math.min(m - i, CHUNK - o);
+      this.chunks[c].set(src.subarray(i * 8, (i + take) * 8), o * 8);
+      i += take;
+      this.n += take;
+    }
+    return first;
+  }
+
+  /** Descriptors first .. first+count-1: a view when they lie in one chunk, else a copy. */
+  range(first: number, count: number): Uint32Array {
+    const c = first >>> CHUNK_SHIFT, o = first & (CHUNK - 1);
+    if (o + count <= CHUNK) return this.chunks[c].subarray(o * 8, (o + count) * 8);
+    const out = new Uint32Array(count * 8);
+    for (let i = 0; i < count; i++) this.copy(first + i, out, i);
+    return out;
+  }
+
+  /** Copies descriptor g to out (at descriptor index at). */
+  copy(g: number, out: Uint32Array, at: number): void {
+    const o = (g & (CHUNK - 1)) * 8;
+    out.set(this.chunks[g >>> CHUNK_SHIFT].subarray(o, o + 8), at * 8);
+  }
+}
+
+/**
+ * Growable posting list of one visual word (images added after the vocabulary was built): the
+ * descriptors stored contiguously next to their owner (entry slot, descriptor index).
  */
 export class Postings {
   desc: Uint32Array; // 8 words per descriptor
   slot: Int32Array;
-  idx: Int32Array;
+  idx: Uint16Array;
   n = 0;
   constructor(capacity = 16) {
     this.desc = new Uint32Array(capacity * 8);
     this.slot = new Int32Array(capacity);
-    this.idx = new Int32Array(capacity);
+    this.idx = new Uint16Array(capacity);
   }
   push(slot: number, i: number, desc: Uint32Array): void {
     if (this.n === this.slot.length) this.grow(this.n * 2);
@@ -169,10 +217,111 @@ export class Postings {
     const s = new Int32Array(capacity);
     s.set(this.slot);
     this.slot = s;
-    const x = new Int32Array(capacity);
+    const x = new Uint16Array(capacity);
     x.set(this.idx);
     this.idx = x;
   }
+}
+
+/**
+ * The inverted file: the reference descriptors of each visual word stored contiguously next to their
+ * owner (entry slot, descriptor index). The shortlist scans whole words, and reading the descriptors in
+ * order instead of chasing them through their entries is what keeps that scan fast.
+ * Word w's postings are store indices start[w] .. start[w+1]-1 (descriptors in `store`, owners in
+ * slot/idx, ordered by slot, then descriptor index), then those of images added since the build, in
+ * extra[w].
+ */
+export interface PostingLists {
+  store: DescriptorChunks;
+  start: Uint32Array; // per word, and one past the last
+  slot: Int32Array;
+  idx: Uint16Array; // descriptor index in its image (at most MAX_IMAGE_DESCRIPTORS per image)
+  /** visual word of each descriptor the lists were built from, by its index in the store before (see postingOf) */
+  wordOf: Uint16Array;
+  extra: (Postings | undefined)[];
+}
+
+/**
+ * Posting lists of the descriptors in `store`: `owners` lists the images to file, in order (their
+ * descriptors are store indices first .. first+n-1; those of other (removed) images in the store
+ * end up after the last list, unused), `words` each one's visual words; slots must increase along
+ * `owners`. The store is reordered in place, word by word (in each word, images in order, descriptors
+ * in order), and becomes the lists' descriptor store: one copy of the descriptors, plus 5 bytes per
+ * descriptor of scratch while it runs.
+ */
+export function buildPostings(
+  store: DescriptorChunks,
+  owners: { first: number; n: number; slot: number }[],
+  words: Uint16Array[],
+  vocabSize: number,
+): PostingLists {
+  const start = new Uint32Array(vocabSize + 1);
+  for (const w of words) for (let i = 0; i < w.length; i++) start[w[i] + 1]++;
+  for (let w = 0; w < vocabSize; w++) start[w + 1] += start[w];
+  const filed = start[vocabSize];
+  // destination of every stored descriptor: its place in its word's list, or (not filed) after the lists
+  const where = new Uint32Array(store.n);
+  const wordOf = new Uint16Array(store.n);
+  const fill = start.slice(0, vocabSize);
+  const slot = new Int32Array(filed);
+  const idx = new Uint16Array(filed);
+  const isFiled = new Uint8Array(store.n);
+  owners.forEach((o, k) => {
+    const w = words[k];
+    for (let i = 0; i < o.n; i++) {
+      const p = fill[w[i]]++;
+      where[o.first + i] = p;
+      wordOf[o.first + i] = w[i];
+      slot[p] = o.slot;
+      idx[p] = i;
+      isFiled[o.first + i] = 1;
+    }
+  });
+  for (let g = 0, tail = filed; g < store.n; g++) if (!isFiled[g]) where[g] = tail++;
+  // move every descriptor to its destination, one cycle of the permutation at a time
+  const moved = isFiled; // reused: 1 = still to move
+  moved.fill(1);
+  const carry = new Uint32Array(8);
+  const chunks = store.chunks;
+  for (let g = 0; g < store.n; g++) {
+    if (!moved[g]) continue;
+    moved[g] = 0;
+    let d = where[g];
+    if (d === g) continue;
+    let c = chunks[g >>> CHUNK_SHIFT], o = (g & (CHUNK - 1)) * 8;
+    for (let k = 0; k < 8; k++) carry[k] = c[o + k];
+    // carry holds a descriptor whose destination is d: put it there and pick up the one it displaces
+    for (;;) {
+      c = chunks[d >>> CHUNK_SHIFT];
+      o = (d & (CHUNK - 1)) * 8;
+      for (let k = 0; k < 8; k++) {
+        const t = c[o + k];
+        c[o + k] = carry[k];
+        carry[k] = t;
+      }
+      moved[d] = 0;
+      if (d === g) break; // the cycle is closed: what was picked up is g's own old descriptor, already placed
+      d = where[d];
+    }
+  }
+  return { store, start, slot, idx, wordOf, extra: [] };
+}
+
+/**
+ * Posting index of descriptor i of the image in `slot` that was at store index g before the build:
+ * a binary search in its word's list, which is ordered by (slot, descriptor index). 2 bytes per
+ * descriptor (wordOf) instead of a 4-byte map; it serves the few images a photo's duels compare.
+ */
+export function postingOf(lists: PostingLists, g: number, slot: number, i: number): number {
+  const w = lists.wordOf[g];
+  let lo = lists.start[w], hi = lists.start[w + 1] - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const s = lists.slot[mid];
+    if (s < slot || (s === slot && lists.idx[mid] < i)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -185,7 +334,7 @@ export class Postings {
 export function vote(
   qDesc: Uint32Array,
   qWords: Uint16Array,
-  postings: Postings[],
+  lists: PostingLists,
   alive: Uint8Array, // per entry slot: 0 = removed image
   maxHamming: number, // descriptors farther than this are not compared further
   acceptHamming: number,
@@ -201,33 +350,60 @@ export function vote(
   const voted: number[] = []; // slots in order of their first vote (ties keep that order)
   let acc = new Int32Array(3 * 4096); // accepted correspondences: slot, query index, reference index
   let nAcc = 0;
+  const { start, extra } = lists;
+  const chunks = lists.store.chunks;
   for (let j = 0; j < qn; j++) {
-    const p = postings[qWords[j]];
-    if (!p) continue;
-    const pd = p.desc, ps = p.slot, pi = p.idx;
+    const w = qWords[j];
     const o = j * 8;
     const q0 = qDesc[o], q1 = qDesc[o + 1], q2 = qDesc[o + 2], q3 = qDesc[o + 3];
     const q4 = qDesc[o + 4], q5 = qDesc[o + 5], q6 = qDesc[o + 6], q7 = qDesc[o + 7];
     let nTouched = 0;
-    for (let k = 0, r = 0; k < p.n; k++, r += 8) {
-      const d =
-        popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
-        popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
-      if (d > maxHamming) continue;
-      const slot = ps[k];
-      if (!alive[slot]) continue;
-      const d1 = d + 1;
-      const b = bestBySlot[slot];
-      if (b === 0) {
-        touched[nTouched++] = slot;
-        bestBySlot[slot] = d1;
-        secBySlot[slot] = 999;
-        refBySlot[slot] = pi[k];
-      } else if (d1 < b) {
-        secBySlot[slot] = b;
-        bestBySlot[slot] = d1;
-        refBySlot[slot] = pi[k];
-      } else if (d1 < secBySlot[slot]) secBySlot[slot] = d1;
+    // the word's postings in runs that share one descriptor array: its part of each store chunk, then
+    // the postings of images added since the build
+    let next = start[w];
+    const end = start[w + 1];
+    const more = extra[w];
+    let extraDone = more === undefined;
+    for (;;) {
+      let pd: Uint32Array, ps: Int32Array, pi: Uint16Array, from: number, to: number, base: number;
+      if (next < end) {
+        const c = next >>> CHUNK_SHIFT;
+        pd = chunks[c];
+        ps = lists.slot;
+        pi = lists.idx;
+        from = next;
+        base = c * CHUNK;
+        to = Math.min(end, base + CHUNK);
+        next = to;
+      } else if (!extraDone && more) {
+        pd = more.desc;
+        ps = more.slot;
+        pi = more.idx;
+        from = 0;
+        base = 0;
+        to = more.n;
+        extraDone = true;
+      } else break;
+      for (let k = from, r = (from - base) * 8; k < to; k++, r += 8) {
+        const d =
+          popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
+          popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
+        if (d > maxHamming) continue;
+        const slot = ps[k];
+        if (!alive[slot]) continue;
+        const d1 = d + 1;
+        const b = bestBySlot[slot];
+        if (b === 0) {
+          touched[nTouched++] = slot;
+          bestBySlot[slot] = d1;
+          secBySlot[slot] = 999;
+          refBySlot[slot] = pi[k];
+        } else if (d1 < b) {
+          secBySlot[slot] = b;
+          bestBySlot[slot] = d1;
+          refBySlot[slot] = pi[k];
+        } else if (d1 < secBySlot[slot]) secBySlot[slot] = d1;
+      }
     }
     for (let t = 0; t < nTouched; t++) {
       const slot = touched[t];
