@@ -10,14 +10,18 @@
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
 
-export interface ReferenceDetail {
+/** A grayscale image with its blurred copies (index into BLUR_SIGMAS), made lazily. */
+interface Gray {
   width: number;
   height: number;
-  gray: Uint8Array; // reference frame (REF_SIDE) grayscale
-  /** grayscale blurred with each of BLUR_SIGMAS, lazily */
+  gray: Uint8Array;
   blurred: (Uint8Array | undefined)[];
+}
+
+/** A reference at its stored resolution (REF_SIDE), in grayscale. */
+export interface ReferenceDetail extends Gray {
   /** the same at half size (for choosing the blur), lazily */
-  half?: { gray: Uint8Array; width: number; height: number; blurred: (Uint8Array | undefined)[] };
+  half?: Gray;
   pin: Uint8Array; // 1 inside the pin silhouette (eroded)
 }
 
@@ -55,8 +59,6 @@ export function makeReferenceDetail(img: RawImage, pin: Uint8Array): ReferenceDe
   for (let i = 0, j = 0; i < n; i++, j += 3) gray[i] = (d[j] * 77 + d[j + 1] * 150 + d[j + 2] * 29) >> 8;
   return { width: img.width, height: img.height, gray, blurred: [], pin };
 }
-
-type Gray = { gray: Uint8Array; width: number; height: number; blurred: (Uint8Array | undefined)[] };
 
 /** The image blurred with BLUR_SIGMAS[k] (scaled by `scale`, for the half-size copy), cached on it. */
 function blurredRef(cv: CV, ref: Gray, k: number, scale = 1): Uint8Array {

@@ -205,7 +205,7 @@ export class VisualIndex {
       words: null,
       pos: null,
       hull: f.hull,
-      thumb: this.loadFeatures ? null : f.thumb,
+      thumb: this.loadFeatures ? null : f.thumb.slice(), // kept: a copy, not a view of the whole blob
       vocabVersion: -1,
       slot: this.slots.length,
     };

@@ -18,7 +18,7 @@ export interface DecodedFeatures {
   points: Float32Array; // x,y pairs in the reference frame
   desc: Uint8Array; // 32 bytes per point (ORB); decodeFeatures returns a view of the blob
   hull: Float32Array; // x,y pairs: convex hull of the pin (reference frame)
-  thumb: Uint8Array; // JPEG of the reference at THUMB_SIDE (reference frame scaled)
+  thumb: Uint8Array; // JPEG of the reference at THUMB_SIDE (reference frame scaled); also a view of the blob
 }
 
 /** Decodes any image sharp reads into RGB, longest side at most maxSide. */
@@ -173,32 +173,45 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   return out;
 }
 
-export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
+/** The header of a feature blob; throws on anything else. */
+function readHeader(buf: Uint8Array): { dv: DataView; width: number; height: number; n: number; h: number; thumbLength: number } {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (buf.byteLength < 24 || dv.getUint32(0, true) !== MAGIC) throw new Error("Unsupported pin feature blob");
-  const width = dv.getUint32(4, true);
-  const height = dv.getUint32(8, true);
-  const n = dv.getUint32(12, true);
-  const h = dv.getUint32(16, true);
-  const tl = dv.getUint32(20, true);
+  return {
+    dv,
+    width: dv.getUint32(4, true),
+    height: dv.getUint32(8, true),
+    n: dv.getUint32(12, true),
+    h: dv.getUint32(16, true),
+    thumbLength: dv.getUint32(20, true),
+  };
+}
+
+/** Byte offset of the thumbnail in a blob of n points and h hull points (header, points, descriptors, hull). */
+function thumbOffset(n: number, h: number): number {
+  return 24 + n * 8 + n * DESC_BYTES + h * 8;
+}
+
+/**
+ * The parts of a feature blob. The descriptors and the thumbnail are views of `buf`: a caller that
+ * keeps them beyond the blob's life copies what it keeps.
+ */
+export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
+  const { dv, width, height, n, h, thumbLength } = readHeader(buf);
   let off = 24;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, off += 4) points[i] = dv.getFloat32(off, true);
-  const desc = buf.subarray(off, off + n * DESC_BYTES); // a view: the index copies the descriptors into its own store
+  const desc = buf.subarray(off, off + n * DESC_BYTES);
   off += n * DESC_BYTES;
   const hull = new Float32Array(h * 2);
   for (let i = 0; i < h * 2; i++, off += 4) hull[i] = dv.getFloat32(off, true);
-  const thumb = buf.slice(off, off + tl);
+  const thumb = buf.subarray(thumbOffset(n, h), thumbOffset(n, h) + thumbLength);
   return { width, height, points, desc, hull, thumb };
 }
 
 /** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
 export function featureThumbnail(buf: Uint8Array): Uint8Array {
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf.byteLength < 24 || dv.getUint32(0, true) !== MAGIC) throw new Error("Unsupported pin feature blob");
-  const n = dv.getUint32(12, true);
-  const h = dv.getUint32(16, true);
-  const tl = dv.getUint32(20, true);
-  const off = 24 + n * 8 + n * DESC_BYTES + h * 8;
-  return buf.slice(off, off + tl);
+  const { n, h, thumbLength } = readHeader(buf);
+  const off = thumbOffset(n, h);
+  return buf.slice(off, off + thumbLength);
 }
