@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
+const GAIN = 1.8; // light enamel saturates at this exposure
 const refs = new Map<string, Buffer>();
 let index: VisualIndex;
 
@@ -39,6 +40,16 @@ describe('visual engine', () => {
     // the look-alike is still offered as a suggestion, below the acceptance range
     expect(result.candidates[0]?.pinId).toBe('eagles');
     expect(result.candidates[0]?.score).toBeLessThan(50);
+  });
+
+  it('does not pass another team name off as the catalogue pin in an overexposed photo either', async () => {
+    // the lettering printed on saturated enamel must still be compared, not left out as glare
+    const photo = await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: -9, size: 360 });
+    const bright = await sharp(photo).linear(GAIN, 0).jpeg({ quality: 80 }).toBuffer();
+    const result = await index.match(bright);
+    expect(result.best).toBeNull();
+    const same = await index.match(await sharp(await phonePhoto(await pinArtwork(31, 'EAGLES', 2019), { rotate: -9, size: 360 })).linear(GAIN, 0).jpeg({ quality: 80 }).toBuffer());
+    expect(same.best?.pinId).toBe('eagles');
   });
 
   it('still names the pin when a reflection covers part of it', async () => {
