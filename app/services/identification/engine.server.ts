@@ -474,16 +474,17 @@ export class VisualIndex {
     const winner = ordered[0];
     lap("fine");
     // full-resolution detail check of the winner
-    let d: DetailResult | undefined;
-    const winnerRef = winner?.H ? await this.detailOf(winner.e) : null;
-    if (winner?.H && winnerRef) {
-      const w = warpToReference(cv, gray, img.width, img.height, winner.H, winnerRef);
+    const detailFor = async (v: Verified): Promise<DetailResult | undefined> => {
+      const ref = v.H ? await this.detailOf(v.e) : null;
+      if (!v.H || !ref) return undefined;
+      const w = warpToReference(cv, gray, img.width, img.height, v.H, ref);
       // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
       // out may agree on a second motion; tiles that do not match under the first get a second chance
-      const second = secondaryMotion(cv, winner.pairs, orb.points, winner.e, winner.H);
-      const alt = second ? { ...warpToReference(cv, gray, img.width, img.height, second.H, winnerRef), region: second.region } : undefined;
-      d = detailCheck(cv, w.warped, w.valid, winnerRef, alt);
-    }
+      const second = secondaryMotion(cv, v.pairs, orb.points, v.e, v.H);
+      const alt = second ? { ...warpToReference(cv, gray, img.width, img.height, second.H, ref), region: second.region } : undefined;
+      return detailCheck(cv, w.warped, w.valid, ref, alt);
+    };
+    const d = winner ? await detailFor(winner) : undefined;
     lap("detail");
 
     if (opts?.debug) {
@@ -534,28 +535,57 @@ export class VisualIndex {
     // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
     // tile by tile (survives glare, blur and lighting that upset the colour residual)
     const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
-    const detailOk =
-      !!d && winner.inliers >= DETAIL_MIN_INLIERS && d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
-    if (!colourOk && !detailOk) {
+    const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
+    // the colour check can favour a pin with little geometric evidence over one with much more (glare
+    // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
+    // most inliers, if it is not one of its look-alikes, is checked in detail on its own
+    const noMatch = async (): Promise<MatchResult> => {
+      const g = verified[0];
+      if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
+        const dg = await detailFor(g);
+        if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
+          const gr = g.resid ?? 99;
+          return this.accept(g, gr, ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (g.inliers - ACCEPT_INLIERS), 1, candidates, limit, timings);
+        }
+      }
       return { best: null, candidates: unsure(), reason: "no_match", timings };
-    }
+    };
+    if (!colourOk && !detailOk) return noMatch();
     const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
     if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
       return { best: null, candidates: unsure(), reason: "ambiguous", timings };
     }
-    if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) {
-      return { best: null, candidates: unsure(), reason: "no_match", timings };
-    }
+    if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
     // a patch of lettering (or a large share of the pin) that is not close to the reference: most
     // likely another team name or year of the same design, which is not in the catalogue
-    if (d && (d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER)) {
-      return { best: null, candidates: unsure(), reason: "no_match", timings };
-    }
-    const confidence = calibratedConfidence(winner.inliers, resid, allowed, plausible.length > 1 ? m : 1);
+    if (d && detailVetoes(d)) return noMatch();
+    return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
+  }
+
+  private accept(
+    winner: { e: Entry; inliers: number },
+    resid: number,
+    allowed: number,
+    m: number,
+    candidates: { pinId: string; score: number }[],
+    limit: number,
+    timings: Record<string, number>,
+  ): MatchResult {
+    const confidence = calibratedConfidence(winner.inliers, resid, allowed, m);
     const out = candidates.filter((c) => c.pinId !== winner.e.pinId).map((c) => ({ pinId: c.pinId, score: Math.min(c.score, confidence - 1) }));
     out.unshift({ pinId: winner.e.pinId, score: confidence });
     return { best: { pinId: winner.e.pinId, confidence }, candidates: out.slice(0, limit), reason: "match", timings };
   }
+}
+
+/** Enough textured tiles compared, few of them disagreeing, and no larger patch of disagreement. */
+function detailAccepts(d: DetailResult): boolean {
+  return d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
+}
+
+/** A patch of lettering (or a large share of the pin) that is not close to the reference. */
+function detailVetoes(d: DetailResult): boolean {
+  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER;
 }
 
 /** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
