@@ -35,10 +35,7 @@ export interface DetailResult {
   /** median tile correlation */
   median: number;
   /** the same two figures for tiles that are merely not close (correlation below CLOSE_NCC): a
-   * text-only variant leaves a patch of those where its lettering differs. The patch is counted
-   * 4-connected: lettering makes runs and blocks of tiles, while the lit bevel of a metal outline or
-   * raised line makes a diagonal staircase that 8-connectivity chained into one large "patch" (such
-   * chains are as common on photos of the right pin as on text-only variants, so they said nothing) */
+   * text-only variant leaves a patch of those where its lettering differs */
   notClose: number;
   notCloseCluster: number;
   /** blur (sigma) that made the reference look most like the photo */
@@ -282,7 +279,7 @@ export function detailCheck(
     mismatch: bad / tiles,
     cluster: largestCluster(ncc, cols, rows, MISMATCH_NCC),
     notClose: scores.filter((x) => x < CLOSE_NCC).length / tiles,
-    notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC, 4),
+    notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC),
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
   };
@@ -363,8 +360,7 @@ function tileNcc(
   return best;
 }
 
-/** Size in tiles of the largest group of tiles below the threshold (8- or 4-connected). */
-function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold: number, connectivity: 4 | 8 = 8): number {
+function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold: number): number {
   const seen = new Uint8Array(ncc.length);
   let best = 0;
   const stack: number[] = [];
@@ -379,7 +375,6 @@ function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold
       const x = i % cols, y = (i - x) / cols;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
-          if (connectivity === 4 && dx !== 0 && dy !== 0) continue;
           const nx = x + dx, ny = y + dy;
           if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
           const j = ny * cols + nx;
