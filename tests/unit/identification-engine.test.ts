@@ -44,12 +44,10 @@ describe('visual engine', () => {
 
   it('does not pass another team name off as the catalogue pin in an overexposed photo either', async () => {
     // the lettering printed on saturated enamel must still be compared, not left out as glare
-    const photo = await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: -9, size: 360 });
-    const bright = await sharp(photo).linear(GAIN, 0).jpeg({ quality: 80 }).toBuffer();
-    const result = await index.match(bright);
-    expect(result.best).toBeNull();
-    const same = await index.match(await sharp(await phonePhoto(await pinArtwork(31, 'EAGLES', 2019), { rotate: -9, size: 360 })).linear(GAIN, 0).jpeg({ quality: 80 }).toBuffer());
-    expect(same.best?.pinId).toBe('eagles');
+    const overexposed = async (team: string) =>
+      sharp(await phonePhoto(await pinArtwork(31, team, 2019), { rotate: -9, size: 360 })).linear(GAIN, 0).jpeg({ quality: 80 }).toBuffer();
+    expect((await index.match(await overexposed('RAVENS'))).best).toBeNull();
+    expect((await index.match(await overexposed('EAGLES'))).best?.pinId).toBe('eagles');
   });
 
   it('still names the pin when a reflection covers part of it', async () => {

@@ -43,7 +43,6 @@ export interface DetailResult {
 }
 
 const TILE = 16;
-const TILE_SIZE = TILE;
 const SATURATED = 245;
 const GLARE_BELOW = 215; // a saturated pixel where the fit predicts less is glare
 const SHIFT = 2;
@@ -316,14 +315,14 @@ function tileInside(valid: Uint8Array, W: number, x0: number, y0: number): boole
 /** The shift at which the last tileNcc call found its best correlation. */
 const lastShift = { dx: 0, dy: 0 };
 
-/** Best zero-mean normalised correlation of a reference tile with the photo shifted by up to `shift` px. */
+/** Best zero-mean normalised correlation of a reference tile (`size` px) with the photo shifted by up to `shift` px. */
 function tileNcc(
-  warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number, ox = 0, oy = 0, TILE = TILE_SIZE,
+  warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number, ox = 0, oy = 0, size = TILE,
 ): number {
-  const T = TILE * TILE;
+  const T = size * size;
   let rs = 0, rss = 0;
-  for (let y = y0; y < y0 + TILE; y++)
-    for (let x = x0; x < x0 + TILE; x++) {
+  for (let y = y0; y < y0 + size; y++)
+    for (let x = x0; x < x0 + size; x++) {
       const v = r[y * W + x];
       rs += v;
       rss += v * v;
@@ -333,13 +332,13 @@ function tileNcc(
   if (rv < 1) return -1;
   let best = -1;
   for (let dy = oy - shift; dy <= oy + shift; dy++) {
-    if (y0 + dy < 0 || y0 + dy + TILE > H) continue;
+    if (y0 + dy < 0 || y0 + dy + size > H) continue;
     for (let dx = ox - shift; dx <= ox + shift; dx++) {
-      if (x0 + dx < 0 || x0 + dx + TILE > W) continue;
+      if (x0 + dx < 0 || x0 + dx + size > W) continue;
       let qs = 0, qss = 0, qr = 0;
-      for (let y = y0; y < y0 + TILE; y++) {
+      for (let y = y0; y < y0 + size; y++) {
         const ro = y * W, qo = (y + dy) * W + dx;
-        for (let x = x0; x < x0 + TILE; x++) {
+        for (let x = x0; x < x0 + size; x++) {
           const q = warped[qo + x];
           qs += q;
           qss += q * q;

@@ -531,7 +531,7 @@ export class VisualIndex {
     const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
     if (!winner) return { best: null, candidates: unsure(), reason: "no_match", timings };
     const resid = winner.resid ?? 99;
-    const allowed = ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (winner.inliers - ACCEPT_INLIERS);
+    const allowed = allowedResid(winner.inliers);
     // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
     // tile by tile (survives glare, blur and lighting that upset the colour residual)
     const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
@@ -543,9 +543,9 @@ export class VisualIndex {
       const g = verified[0];
       if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
         const dg = await detailFor(g);
+        lap("fallback");
         if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
-          const gr = g.resid ?? 99;
-          return this.accept(g, gr, ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (g.inliers - ACCEPT_INLIERS), 1, candidates, limit, timings);
+          return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
         }
       }
       return { best: null, candidates: unsure(), reason: "no_match", timings };
@@ -576,6 +576,11 @@ export class VisualIndex {
     out.unshift({ pinId: winner.e.pinId, score: confidence });
     return { best: { pinId: winner.e.pinId, confidence }, candidates: out.slice(0, limit), reason: "match", timings };
   }
+}
+
+/** The aligned colour residual the acceptance rule allows at this many inliers. */
+function allowedResid(inliers: number): number {
+  return ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (inliers - ACCEPT_INLIERS);
 }
 
 /** Enough textured tiles compared, few of them disagreeing, and no larger patch of disagreement. */
