@@ -127,7 +127,7 @@ const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.2;
 const DETAIL_VETO_CLUSTER = 5;
-const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference thumbnail (pinMask)
+export const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference thumbnail (pinMask)
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -914,8 +914,8 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]
  *
  * With `step`, the background grows only between neighbours whose colours differ by at most `step`
  * (summed over R, G, B): the studio background and its soft shadow change smoothly, while the edge of a
- * silver outline does not. Without it, a light highlight on the outline lets the fill run on into cream or
- * white enamel, and everything printed on that enamel (often the team name) drops out of the comparison:
+ * silver outline does not. Without it, a light silver outline (near-white itself) lets the fill run on into
+ * cream or white enamel, and everything printed on that enamel (often the team name) drops out of the comparison:
  * 129 of the 356 public reference images lost part of their face that way. The colour check and the duels
  * use the stepped silhouette; the full-resolution detail check keeps the plain one (see `detailOf`).
  */
