@@ -23,6 +23,20 @@ export interface ReferenceDetail extends Gray {
   /** the same at half size (for choosing the blur), lazily */
   half?: Gray;
   pin: Uint8Array; // 1 inside the pin silhouette (eroded)
+  /** the pin's whole shape (1 inside) */
+  shape: Uint8Array;
+  /** parts hanging from the pin by a narrow neck (danglers) */
+  parts: HangingPart[];
+  /** boxes of the letters and digits printed on the pin (x, y, w, h) */
+  glyphs: number[][];
+}
+
+/** A part of the pin joined to the rest by a narrow neck: a dangler, which swings about that neck. */
+export interface HangingPart {
+  /** 1 where the part is (reference pixels) */
+  region: Uint8Array;
+  /** where it hangs from (reference pixels) */
+  pivot: [number, number];
 }
 
 export interface DetailResult {
@@ -38,6 +52,8 @@ export interface DetailResult {
    * text-only variant leaves a patch of those where its lettering differs */
   notClose: number;
   notCloseCluster: number;
+  /** clear letters or digits of the reference that the photo shows otherwise (see wrongLetters) */
+  wrongLetters: number;
   /** blur (sigma) that made the reference look most like the photo */
   sigma: number;
 }
@@ -54,12 +70,110 @@ const MIN_TILE_STD = 14;
 export const MISMATCH_NCC = 0.45;
 export const CLOSE_NCC = 0.8;
 
-export function makeReferenceDetail(img: RawImage, pin: Uint8Array): ReferenceDetail {
+/**
+ * A reference prepared for the detail check: grayscale, its silhouette (`pin`, eroded: the tiles), its
+ * whole shape (the letters, and the parts that hang from it), its hanging parts and its letters. Done
+ * once per loaded reference, while the colour check runs.
+ */
+export function makeReferenceDetail(cv: CV, img: RawImage, pin: Uint8Array, shape: Uint8Array): ReferenceDetail {
   const n = img.width * img.height;
   const gray = new Uint8Array(n);
   const d = img.data;
   for (let i = 0, j = 0; i < n; i++, j += 3) gray[i] = (d[j] * 77 + d[j + 1] * 150 + d[j + 2] * 29) >> 8;
-  return { width: img.width, height: img.height, gray, blurred: [], pin };
+  const ref: ReferenceDetail = { width: img.width, height: img.height, gray, blurred: [], pin, shape, parts: [], glyphs: [] };
+  ref.parts = hangingParts(cv, shape, img.width, img.height);
+  ref.glyphs = glyphBoxes(cv, ref);
+  return ref;
+}
+
+/** Half the width of the narrowest neck that still joins a part to the pin (reference pixels). */
+const NECK = 11;
+/** A hanging part's core (the part shrunk by NECK) covers at least this share of the pin's core. */
+const PART_MIN_SHARE = 0.002;
+/** ... and at most this share (a larger piece is the pin itself, cut by a faint outline). */
+const PART_MAX_SHARE = 0.1;
+/** Swing angles tried for a hanging part (degrees either way, in steps). */
+const SWING_MAX = 30;
+const SWING_STEP = 3;
+
+/**
+ * The parts of a reference's shape that hang from the rest by a neck narrower than 2 * NECK pixels:
+ * shrinking the shape by NECK (distance transform) cuts the neck, the pieces other than the largest
+ * are the parts, and each grows back by NECK within the shape. The pivot is where the part comes
+ * closest to the rest of the pin.
+ */
+export function hangingParts(cv: CV, shape: Uint8Array, W: number, H: number): HangingPart[] {
+  const n = W * H;
+  const src = new cv.Mat(H, W, cv.CV_8UC1);
+  const dist = new cv.Mat();
+  const core = new cv.Mat();
+  const labels = new cv.Mat();
+  const stats = new cv.Mat();
+  const centroids = new cv.Mat();
+  try {
+    src.data.set(shape);
+    cv.distanceTransform(src, dist, cv.DIST_L2, 5);
+    const dd = dist.data32F;
+    const coreData = new Uint8Array(n);
+    for (let i = 0; i < n; i++) coreData[i] = dd[i] > NECK ? 1 : 0;
+    core.create(H, W, cv.CV_8UC1);
+    core.data.set(coreData);
+    const count = cv.connectedComponentsWithStats(core, labels, stats, centroids, 8, cv.CV_32S);
+    if (count <= 2) return []; // background and one piece
+    const area = (k: number) => stats.intAt(k, cv.CC_STAT_AREA);
+    let body = 1, total = 0;
+    for (let k = 1; k < count; k++) {
+      total += area(k);
+      if (area(k) > area(body)) body = k;
+    }
+    const lab = labels.data32S;
+    const near = (k: number): Float32Array => {
+      // distance of every pixel to component k's core
+      const m = new cv.Mat(H, W, cv.CV_8UC1);
+      const out = new cv.Mat();
+      try {
+        const md = m.data;
+        for (let i = 0; i < n; i++) md[i] = lab[i] === k ? 0 : 255;
+        cv.distanceTransform(m, out, cv.DIST_L2, 5);
+        return new Float32Array(out.data32F);
+      } finally {
+        m.delete();
+        out.delete();
+      }
+    };
+    const parts: HangingPart[] = [];
+    let toBody: Float32Array | null = null;
+    for (let k = 1; k < count; k++) {
+      // it hangs: below the rest of the pin (references are photographed upright)
+      const below = stats.intAt(k, cv.CC_STAT_TOP) >= stats.intAt(body, cv.CC_STAT_TOP) + stats.intAt(body, cv.CC_STAT_HEIGHT);
+      if (k === body || area(k) < total * PART_MIN_SHARE || area(k) > total * PART_MAX_SHARE || !below) continue;
+      toBody ??= near(body);
+      const toPart = near(k);
+      const region = new Uint8Array(n);
+      let closest = Infinity;
+      for (let i = 0; i < n; i++)
+        if (shape[i] && toPart[i] <= 3 * NECK && toPart[i] < toBody[i]) {
+          region[i] = 1;
+          if (toBody[i] < closest) closest = toBody[i];
+        }
+      let sx = 0, sy = 0, c = 0;
+      for (let i = 0; i < n; i++)
+        if (region[i] && toBody[i] <= closest + 2) {
+          sx += i % W;
+          sy += Math.floor(i / W);
+          c++;
+        }
+      if (c) parts.push({ region, pivot: [sx / c, sy / c] });
+    }
+    return parts;
+  } finally {
+    src.delete();
+    dist.delete();
+    core.delete();
+    labels.delete();
+    stats.delete();
+    centroids.delete();
+  }
 }
 
 /** The image blurred with BLUR_SIGMAS[k] (scaled by `scale`, for the half-size copy), cached on it. */
@@ -180,7 +294,7 @@ export function warpToReference(
  * leaving all of that out (the earlier rule: saturated where the reference is not white) left out the
  * lettering printed on it, so another team name there went unseen.
  */
-function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): Uint8Array {
+function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): { use: Uint8Array; a: number; b: number } {
   const n = ref.width * ref.height;
   let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (let i = 0; i < n; i += 2) {
@@ -201,7 +315,7 @@ function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDet
     if (warped[i] >= SATURATED && a * ref.gray[i] + b < GLARE_BELOW) continue;
     use[i] = 1;
   }
-  return use;
+  return { use, a, b };
 }
 
 export function detailCheck(
@@ -212,7 +326,7 @@ export function detailCheck(
   alt?: { warped: Uint8Array; valid: Uint8Array; region: [number, number, number, number] },
 ): DetailResult {
   const W = ref.width, Hh = ref.height;
-  const use = comparedPixels(warped, valid, ref);
+  const { use, a, b } = comparedPixels(warped, valid, ref);
   const bestK = chooseBlur(cv, warped, use, ref);
   const r = blurredRef(cv, ref, bestK);
   const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
@@ -249,6 +363,7 @@ export function detailCheck(
   // tiles that are not close: before counting them against the pin, allow a wider local shift (a
   // homography a few pixels off near the pin's edge) and a blurrier reference (depth-of-field
   // falloff). Only when few are left to explain: a pin that differs all over is not worth the time.
+  let turned = new Map<HangingPart, Uint8Array>();
   if (notCloseTiles.length <= compared * WIDE_CHECK_SHARE) {
     const blurrier = bestK + 1 < BLUR_SIGMAS.length && notCloseTiles.length > 0 ? blurredRef(cv, ref, bestK + 1) : null;
     for (const t of notCloseTiles) {
@@ -266,10 +381,11 @@ export function detailCheck(
       }
       ncc[t] = best;
     }
+    turned = swingParts(cv, warped, r, ref, ncc, cols, rows);
   }
   const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0 };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0 };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
@@ -281,7 +397,179 @@ export function detailCheck(
     notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC),
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
+    wrongLetters: wrongLetters(warped, valid, r, ref, a, b, turned, alt),
   };
+}
+
+/**
+ * A dangler swings about its ring between photos: where tiles of a hanging part are not close, the
+ * photo is turned about the part's pivot through the swing angles, and the part's tiles keep their
+ * correlation at the angle that suits the part as a whole (one angle for all of them: a different
+ * lettering does not turn into the reference's at any angle). Returns the photo turned so for each
+ * part that was turned (its letters are compared there).
+ */
+function swingParts(
+  cv: CV, warped: Uint8Array, r: Uint8Array, ref: ReferenceDetail, ncc: Float32Array, cols: number, rows: number,
+): Map<HangingPart, Uint8Array> {
+  const W = ref.width, H = ref.height;
+  const turnedParts = new Map<HangingPart, Uint8Array>();
+  const centre = (t: number) => (Math.floor(t / cols) * TILE + (TILE >> 1)) * W + (t % cols) * TILE + (TILE >> 1);
+  for (const part of ref.parts) {
+    const tiles: number[] = [];
+    let open = false;
+    for (let t = 0; t < cols * rows; t++)
+      if (!Number.isNaN(ncc[t]) && part.region[centre(t)]) {
+        tiles.push(t);
+        if (ncc[t] < CLOSE_NCC) open = true;
+      }
+    if (!open) continue;
+    const src = new cv.Mat(H, W, cv.CV_8UC1);
+    const dst = new cv.Mat();
+    let best: number[] | null = null, bestSum = -Infinity, bestTurned: Uint8Array | null = null;
+    try {
+      src.data.set(warped);
+      const size = new cv.Size(W, H);
+      const pivot = new cv.Point(part.pivot[0], part.pivot[1]);
+      for (let a = -SWING_MAX; a <= SWING_MAX; a += SWING_STEP) {
+        if (a === 0) continue;
+        const M = cv.getRotationMatrix2D(pivot, a, 1);
+        try {
+          cv.warpAffine(src, dst, M, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
+        } finally {
+          M.delete();
+        }
+        const turned = dst.data;
+        const scores = tiles.map((t) => tileNcc(turned, r, W, H, (t % cols) * TILE, Math.floor(t / cols) * TILE, WIDE_SHIFT));
+        const sum = scores.reduce((s, v) => s + Math.max(0, v), 0);
+        if (sum > bestSum) {
+          bestSum = sum;
+          best = scores;
+          bestTurned = new Uint8Array(turned);
+        }
+      }
+    } finally {
+      src.delete();
+      dst.delete();
+    }
+    if (best) tiles.forEach((t, k) => (ncc[t] = Math.max(ncc[t], (best as number[])[k])));
+    if (bestTurned) turnedParts.set(part, bestTurned);
+  }
+  return turnedParts;
+}
+
+// Letters and digits (glyphBoxes, wrongLetters)
+const GLYPH_CONTRAST = 24; // a stroke differs from its surroundings (21 px box mean) by this much
+const GLYPH_MIN_H = 8; // height of a letter (reference pixels)
+const GLYPH_MAX_H = 48;
+const LETTER_MIN_H = 10; // letters compared one by one: at least this tall...
+const LETTER_MIN_STD = 20; // ... and this clear in the reference at the photo's blur
+const LETTER_MARGIN = 2; // box around the letter's strokes
+const LETTER_SEEN = 0.85; // share of the box that the photo shows (inside the pin, not glare)
+const LETTER_SHIFT = 3;
+const LETTER_NCC = 0.5; // a letter that correlates less is another letter
+const LETTER_LIGHT = 1.5; // ... unless the photo is brighter or darker there than the pin predicts by this many of its contrasts
+
+/**
+ * The letters and digits printed on a reference: pieces of one polarity (darker or lighter than their
+ * surroundings) of a letter's size and fill, standing in a row with a piece of like height beside them
+ * (a line of text). Art and outlines rarely make such rows.
+ */
+export function glyphBoxes(cv: CV, ref: ReferenceDetail): number[][] {
+  const W = ref.width, H = ref.height, n = W * H;
+  const src = new cv.Mat(H, W, cv.CV_8UC1);
+  const mean = new cv.Mat();
+  const bin = new cv.Mat(H, W, cv.CV_8UC1);
+  const labels = new cv.Mat();
+  const stats = new cv.Mat();
+  const centroids = new cv.Mat();
+  const found: number[][] = [];
+  try {
+    src.data.set(ref.gray);
+    cv.blur(src, mean, new cv.Size(21, 21), new cv.Point(-1, -1), cv.BORDER_REPLICATE);
+    const g = ref.gray, m = mean.data, b = bin.data;
+    for (const sign of [1, -1]) {
+      for (let i = 0; i < n; i++) b[i] = ref.pin[i] && sign * (m[i] - g[i]) > GLYPH_CONTRAST ? 1 : 0;
+      const count = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
+      const cand: number[][] = [];
+      for (let k = 1; k < count; k++) {
+        const x = stats.intAt(k, cv.CC_STAT_LEFT), y = stats.intAt(k, cv.CC_STAT_TOP);
+        const w = stats.intAt(k, cv.CC_STAT_WIDTH), h = stats.intAt(k, cv.CC_STAT_HEIGHT), a = stats.intAt(k, cv.CC_STAT_AREA);
+        const fill = a / (w * h);
+        if (h < GLYPH_MIN_H || h > GLYPH_MAX_H || w < 2 || w > 1.6 * h || fill < 0.12 || fill > 0.9) continue;
+        cand.push([x, y, w, h]);
+      }
+      for (const c of cand) {
+        const cy = c[1] + c[3] / 2;
+        const inRow = cand.some((o) => {
+          if (o === c) return false;
+          const ratio = o[3] / c[3];
+          const gap = Math.max(o[0] - (c[0] + c[2]), c[0] - (o[0] + o[2]));
+          return ratio > 0.7 && ratio < 1.4 && Math.abs(o[1] + o[3] / 2 - cy) < 0.3 * c[3] && gap < 0.8 * c[3];
+        });
+        if (inRow) found.push(c);
+      }
+    }
+  } finally {
+    src.delete();
+    mean.delete();
+    bin.delete();
+    labels.delete();
+    stats.delete();
+    centroids.delete();
+  }
+  return found;
+}
+
+/**
+ * Clear letters and digits of the reference that the photo shows otherwise: each letter's box is
+ * correlated with the photo on its own. A 16 px tile grid cuts one changed digit of a year into pieces
+ * that each still correlate (another year of the same pin passed); a box around the digit does not
+ * (0.4 where the right digit gives 0.9 and more). A letter is left out when the reference shows it too
+ * faint or small to tell at the photo's blur, when part of it is glare, when the photo is brighter or
+ * darker there than the rest of the pin predicts (a reflection that is not saturated, a shadow). A
+ * letter on a spinner or dangler is also compared as that part has moved.
+ */
+function wrongLetters(
+  warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
+  turned: Map<HangingPart, Uint8Array>,
+  alt?: { warped: Uint8Array; valid: Uint8Array; region: [number, number, number, number] },
+): number {
+  const W = ref.width, H = ref.height;
+  let wrong = 0;
+  for (const [x, y, w, h] of ref.glyphs) {
+    if (h < LETTER_MIN_H) continue;
+    const x0 = x - LETTER_MARGIN, y0 = y - LETTER_MARGIN, bw = w + 2 * LETTER_MARGIN, bh = h + 2 * LETTER_MARGIN;
+    if (x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + bw + WIDE_SHIFT > W || y0 + bh + WIDE_SHIFT > H) continue;
+    const n = bw * bh;
+    // inside the pin's whole shape (letters are often printed on light enamel, which the tiles' eroded
+    // silhouette leaves out), seen by the photo, and not glare
+    let inside = 0, rs = 0, rss = 0;
+    for (let yy = y0; yy < y0 + bh; yy++)
+      for (let xx = x0; xx < x0 + bw; xx++) {
+        const i = yy * W + xx;
+        if (ref.shape[i] && valid[i] === 255 && !(warped[i] >= SATURATED && a * ref.gray[i] + b < GLARE_BELOW)) inside++;
+        rs += r[i];
+        rss += r[i] * r[i];
+      }
+    const rm = rs / n;
+    const rsd = Math.sqrt(Math.max(0, rss / n - rm * rm));
+    if (inside < n * LETTER_SEEN || rsd < LETTER_MIN_STD) continue;
+    lastShift.dx = lastShift.dy = 0;
+    if (boxNcc(warped, r, W, H, x0, y0, bw, bh, LETTER_SHIFT) >= LETTER_NCC) continue;
+    // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
+    const { dx, dy } = lastShift;
+    let qs = 0;
+    for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
+    if (Math.abs(qs / n - (a * rm + b)) > LETTER_LIGHT * Math.abs(a) * rsd) continue;
+    // on a part that moves on its own, the letter as that part has moved: a spinner under its own
+    // motion, a dangler turned about its ring
+    if (alt && nearRegion(alt.region, x0, y0) && boxNcc(alt.warped, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
+    const part = ref.parts.find((p) => p.region[(y + (h >> 1)) * W + x + (w >> 1)]);
+    const swung = part && turned.get(part);
+    if (swung && boxNcc(swung, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
+    wrong++;
+  }
+  return wrong;
 }
 
 /** Median shift of the close tiles within two tiles of t, when at least three agree enough to say. */
@@ -319,10 +607,17 @@ const lastShift = { dx: 0, dy: 0 };
 function tileNcc(
   warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number, ox = 0, oy = 0, size = TILE,
 ): number {
-  const T = size * size;
+  return boxNcc(warped, r, W, H, x0, y0, size, size, shift, ox, oy);
+}
+
+/** The same for a w x h box of the reference. */
+function boxNcc(
+  warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, w: number, h: number, shift: number, ox = 0, oy = 0,
+): number {
+  const T = w * h;
   let rs = 0, rss = 0;
-  for (let y = y0; y < y0 + size; y++)
-    for (let x = x0; x < x0 + size; x++) {
+  for (let y = y0; y < y0 + h; y++)
+    for (let x = x0; x < x0 + w; x++) {
       const v = r[y * W + x];
       rs += v;
       rss += v * v;
@@ -332,13 +627,13 @@ function tileNcc(
   if (rv < 1) return -1;
   let best = -1;
   for (let dy = oy - shift; dy <= oy + shift; dy++) {
-    if (y0 + dy < 0 || y0 + dy + size > H) continue;
+    if (y0 + dy < 0 || y0 + dy + h > H) continue;
     for (let dx = ox - shift; dx <= ox + shift; dx++) {
-      if (x0 + dx < 0 || x0 + dx + size > W) continue;
+      if (x0 + dx < 0 || x0 + dx + w > W) continue;
       let qs = 0, qss = 0, qr = 0;
-      for (let y = y0; y < y0 + size; y++) {
+      for (let y = y0; y < y0 + h; y++) {
         const ro = y * W, qo = (y + dy) * W + dx;
-        for (let x = x0; x < x0 + size; x++) {
+        for (let x = x0; x < x0 + w; x++) {
           const q = warped[qo + x];
           qs += q;
           qss += q * q;

@@ -67,6 +67,7 @@ export interface CandidateDebug {
   dSigma?: number;
   dNotClose?: number;
   dNotCloseCluster?: number;
+  dLetters?: number;
 }
 
 /** Reads the stored reference image of an image id (for the full-resolution detail check). */
@@ -125,8 +126,8 @@ const DETAIL_MIN_INLIERS = 12;
 const DETAIL_MIN_TILES = 20;
 const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
-const DETAIL_VETO_SHARE = 0.2;
-const DETAIL_VETO_CLUSTER = 5;
+const DETAIL_VETO_SHARE = 0.3;
+const DETAIL_VETO_CLUSTER = 20;
 export const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference thumbnail (pinMask)
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
@@ -182,11 +183,11 @@ export class VisualIndex {
     const load = async (loader: ReferenceLoader): Promise<ReferenceDetail | null> => {
       const bytes = await loader(e.imageId).catch(() => null);
       if (!bytes) return null;
-      const raw = await decodeRGB(bytes, REF_SIDE, REF_SIDE);
+      const [raw, cv] = await Promise.all([decodeRGB(bytes, REF_SIDE, REF_SIDE), getCV()]);
       // the plain silhouette: comparing the light enamel it leaves out tile by tile (the stepped one)
       // vetoed 25 more right pins on the public set (glare and overexposure wash that enamel out) for 2
-      // fewer false matches
-      return raw.width === e.width && raw.height === e.height ? makeReferenceDetail(raw, pinMask(raw)) : null;
+      // fewer false matches; the stepped one is the pin's shape, for its letters and hanging parts
+      return raw.width === e.width && raw.height === e.height ? makeReferenceDetail(cv, raw, pinMask(raw), pinMask(raw, BACKGROUND_STEP)) : null;
     };
     const pending = load(this.loadReference).catch(() => null);
     this.detailCache.set(e.imageId, pending);
@@ -511,7 +512,7 @@ export class VisualIndex {
           holes: v.holes,
           residTrim: v.residTrim,
           ...(v === winner && d
-            ? { dTiles: d.tiles, dMismatch: d.mismatch, dCluster: d.cluster, dMedian: d.median, dSigma: d.sigma, dNotClose: d.notClose, dNotCloseCluster: d.notCloseCluster }
+            ? { dTiles: d.tiles, dMismatch: d.mismatch, dCluster: d.cluster, dMedian: d.median, dSigma: d.sigma, dNotClose: d.notClose, dNotCloseCluster: d.notCloseCluster, dLetters: d.wrongLetters }
             : {}),
         });
     }
@@ -592,9 +593,9 @@ function detailAccepts(d: DetailResult): boolean {
   return d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
 }
 
-/** A patch of lettering (or a large share of the pin) that is not close to the reference. */
+/** A patch of lettering (or a large share of the pin) that is not close to the reference, or a letter that differs. */
 function detailVetoes(d: DetailResult): boolean {
-  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER;
+  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || d.wrongLetters > 0;
 }
 
 /** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
