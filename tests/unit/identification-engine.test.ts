@@ -42,6 +42,14 @@ describe('visual engine', () => {
     expect(result.candidates[0]?.score).toBeLessThan(50);
   });
 
+  it('does not pass another year of the same pin off as the catalogue pin', async () => {
+    // one changed digit (9 -> 8): the tile grid cuts it into pieces that each still correlate; the digit's
+    // own box correlates far less than the other letters of the same sharp photo
+    const result = await index.match(await phonePhoto(await pinArtwork(31, 'EAGLES', 2018), { rotate: 14, size: 340 }));
+    expect(result.best).toBeNull();
+    expect(result.candidates[0]?.pinId).toBe('eagles');
+  });
+
   it('does not pass another team name off as the catalogue pin in an overexposed photo either', async () => {
     // the lettering printed on saturated enamel must still be compared, not left out as glare
     const overexposed = async (team: string) =>

@@ -468,6 +468,9 @@ const LETTER_SEEN = 0.85; // share of the box that the photo shows (inside the p
 const LETTER_SHIFT = 3;
 const LETTER_NCC = 0.5; // a letter that correlates less is another letter
 const LETTER_LIGHT = 1.5; // ... unless the photo is brighter or darker there than the pin predicts by this many of its contrasts
+const LETTER_PEERS = 4; // with at least this many letters compared, a letter is also measured against the others:
+const LETTER_BELOW_PEERS = 0.35; // it differs when it correlates this much less than their median
+const LETTER_LIGHT_PEERS = 0.3; // ... and the light on it is within this many contrasts of the prediction
 
 /**
  * The letters and digits printed on a reference: pieces of one polarity (darker or lighter than their
@@ -528,6 +531,9 @@ export function glyphBoxes(cv: CV, ref: ReferenceDetail): number[][] {
  * faint or small to tell at the photo's blur, when part of it is glare, when the photo is brighter or
  * darker there than the rest of the pin predicts (a reflection that is not saturated, a shadow). A
  * letter on a spinner or dangler is also compared as that part has moved.
+ * A letter also differs when it correlates far less than the pin's other letters do in the same photo
+ * while the light on it is as predicted: in a sharp photo, where the right letters give 0.95 and more,
+ * an 8 that became a 9 still correlates at about 0.6.
  */
 function wrongLetters(
   warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
@@ -535,7 +541,7 @@ function wrongLetters(
   alt?: { warped: Uint8Array; valid: Uint8Array; region: [number, number, number, number] },
 ): number {
   const W = ref.width, H = ref.height;
-  let wrong = 0;
+  const letters: { x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; dx: number; dy: number }[] = [];
   for (const [x, y, w, h] of ref.glyphs) {
     if (h < LETTER_MIN_H) continue;
     const x0 = x - LETTER_MARGIN, y0 = y - LETTER_MARGIN, bw = w + 2 * LETTER_MARGIN, bh = h + 2 * LETTER_MARGIN;
@@ -555,16 +561,23 @@ function wrongLetters(
     const rsd = Math.sqrt(Math.max(0, rss / n - rm * rm));
     if (inside < n * LETTER_SEEN || rsd < LETTER_MIN_STD) continue;
     lastShift.dx = lastShift.dy = 0;
-    if (boxNcc(warped, r, W, H, x0, y0, bw, bh, LETTER_SHIFT) >= LETTER_NCC) continue;
+    const ncc = boxNcc(warped, r, W, H, x0, y0, bw, bh, LETTER_SHIFT);
+    letters.push({ x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, dx: lastShift.dx, dy: lastShift.dy });
+  }
+  const sorted = letters.map((l) => l.ncc).sort((p, q) => p - q);
+  const lowest = sorted.length >= LETTER_PEERS ? sorted[sorted.length >> 1] - LETTER_BELOW_PEERS : -Infinity;
+  let wrong = 0;
+  for (const { x0, y0, bw, bh, centre, rm, rsd, ncc, dx, dy } of letters) {
+    if (ncc >= LETTER_NCC && ncc >= lowest) continue;
     // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
-    const { dx, dy } = lastShift;
     let qs = 0;
     for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
-    if (Math.abs(qs / n - (a * rm + b)) > LETTER_LIGHT * Math.abs(a) * rsd) continue;
+    const light = Math.abs(qs / (bw * bh) - (a * rm + b)) / (Math.abs(a) * rsd);
+    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS))) continue;
     // on a part that moves on its own, the letter as that part has moved: a spinner under its own
     // motion, a dangler turned about its ring
     if (alt && nearRegion(alt.region, x0, y0) && boxNcc(alt.warped, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
-    const part = ref.parts.find((p) => p.region[(y + (h >> 1)) * W + x + (w >> 1)]);
+    const part = ref.parts.find((p) => p.region[centre]);
     const swung = part && turned.get(part);
     if (swung && boxNcc(swung, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
     wrong++;
