@@ -101,8 +101,8 @@ interface Entry {
 const QUERY_SIDE = 1024;
 const QUERY_FEATURES = 2000;
 const SHORTLIST_IMAGES = 8;
-const SHORTLIST_VOTED = 32;
-const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
+const SHORTLIST_VOTED = 32; // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
+const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 const RATIO = 0.8;
 const MAX_HAMMING = 64;
 const ACCEPT_HAMMING = 50;
