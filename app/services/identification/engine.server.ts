@@ -387,24 +387,15 @@ export class VisualIndex {
       pairs: number[];
     }
     // Two passes. A quick RANSAC in plain JS counts the inliers of the SHORTLIST_VOTED most-voted images
-    // (OpenCV's estimator spends ~10 ms on an image with few inliers, and most have few), and the
-    // SHORTLIST_IMAGES with the most inliers are shortlisted: votes alone rank the right pin 9th-50th when
-    // pins at the photo's edge or a blurred photo spread them (top-4 92.3 -> 93.8% on the public set). The
-    // shortlisted images that can still reach the fine check get OpenCV's RANSAC homography, the one the
-    // colour and detail checks were fitted with (with many inliers it needs few iterations). The
-    // confirmation bar is set below the fine check's so that the JS count's own randomness does not keep
-    // a candidate out.
-    // (in vote order; an image with no more correspondences than the SHORTLIST_IMAGES-th best count so
-    // far cannot get into the shortlist, and is not counted)
+    // (OpenCV's estimator spends ~10 ms on an image with few inliers, and most have few; those below the
+    // first SHORTLIST_IMAGES get fewer iterations, enough to rank them), and the SHORTLIST_IMAGES with the
+    // most inliers are shortlisted: votes alone rank the right pin 9th-50th when pins at the photo's edge
+    // or a blurred photo spread them (top-4 92.3 -> 93.5% on the public set). The shortlisted images that
+    // can still reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks
+    // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
+    // fine check's so that the JS count's own randomness does not keep a candidate out.
     const countedPoints = counted.map((s) => pairPoints(s.arr, orb.points, s.e));
-    const countedQuick: number[] = [];
-    const top: number[] = [];
-    for (const [k, p] of countedPoints.entries()) {
-      const bar = top.length < SHORTLIST_IMAGES ? -1 : top[SHORTLIST_IMAGES - 1];
-      countedQuick.push(k < SHORTLIST_IMAGES ? quickInliers(p) : p.src.length / 2 > bar ? quickInliers(p, RANK_ITERS) : 0);
-      top.push(countedQuick[k]);
-      top.sort((x, y) => y - x);
-    }
+    const countedQuick = countedPoints.map((p, k) => quickInliers(p, k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS));
     const order = counted
       .map((_, k) => k)
       .sort((x, y) => countedQuick[y] - countedQuick[x] || x - y)
