@@ -39,6 +39,13 @@ export interface HangingPart {
   pivot: [number, number];
 }
 
+/** The photo warped under a second motion (a spinner's disc, a swung dangler) and the region it moves in. */
+export interface SecondMotion {
+  warped: Uint8Array;
+  valid: Uint8Array;
+  region: [number, number, number, number];
+}
+
 export interface DetailResult {
   /** textured tiles compared */
   tiles: number;
@@ -323,7 +330,7 @@ export function detailCheck(
   warped: Uint8Array,
   valid: Uint8Array,
   ref: ReferenceDetail,
-  alt?: { warped: Uint8Array; valid: Uint8Array; region: [number, number, number, number] },
+  alt?: SecondMotion,
 ): DetailResult {
   const W = ref.width, Hh = ref.height;
   const { use, a, b } = comparedPixels(warped, valid, ref);
@@ -538,7 +545,7 @@ export function glyphBoxes(cv: CV, ref: ReferenceDetail): number[][] {
 function wrongLetters(
   warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
   turned: Map<HangingPart, Uint8Array>,
-  alt?: { warped: Uint8Array; valid: Uint8Array; region: [number, number, number, number] },
+  alt?: SecondMotion,
 ): number {
   const W = ref.width, H = ref.height;
   const letters: { x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; dx: number; dy: number }[] = [];
