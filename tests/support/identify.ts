@@ -17,9 +17,14 @@ const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616
 
 /**
  * A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. `spin` (degrees)
- * adds a spinner: a centre disc with its own artwork, turned by that angle.
+ * adds a spinner: a centre disc with its own artwork, turned by that angle; `yearSize` is the year's font size.
  */
-export async function pinArtwork(seed: number, text = `TEAM ${seed}`, year = 2000 + (seed % 25), opts: { spin?: number } = {}): Promise<Buffer> {
+export async function pinArtwork(
+  seed: number,
+  text = `TEAM ${seed}`,
+  year = 2000 + (seed % 25),
+  opts: { spin?: number; yearSize?: number } = {},
+): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
   const [a, b, c] = [pick(), pick(), pick()];
@@ -43,7 +48,7 @@ export async function pinArtwork(seed: number, text = `TEAM ${seed}`, year = 200
     ${shapes.join('\n')}
     <path d="M70 330 L442 330 L420 400 L92 400 Z" fill="${c}" stroke="#d4af37" stroke-width="6"/>
     <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${text}</text>
-    <text x="256" y="140" font-family="sans-serif" font-size="40" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
+    <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
     ${opts.spin === undefined ? '' : spinner(opts.spin)}
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();

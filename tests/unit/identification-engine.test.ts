@@ -74,6 +74,30 @@ describe('visual engine', () => {
     expect(result.best?.pinId).toBe('spinner');
   });
 
+  it('names the year printed on the photo when the catalogue holds two years of one design', async () => {
+    // the two look alike in colour and art, and the year is small: the colour duel at thumbnail size
+    // cannot part them (it answered 'ambiguous'); the year's digits, compared at full resolution with
+    // the photo under both references, can
+    const family = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    const smallYear = (year: number) => pinArtwork(31, 'EAGLES', year, { yearSize: 18 });
+    for (const year of [2018, 2019]) {
+      const picture = await smallYear(year);
+      refs.set(`eagles-${year}`, picture);
+      family.add({ imageId: `eagles-${year}`, pinId: `eagles-${year}`, features: await extractFeatures(picture) });
+    }
+    for (const year of [2018, 2019]) {
+      const result = await family.match(await phonePhoto(await smallYear(year), { rotate: 14, size: 340 }));
+      expect(result.best?.pinId).toBe(`eagles-${year}`);
+      expect(result.candidates.map((c) => c.pinId)).toContain(`eagles-${2018 + 2019 - year}`);
+    }
+    // a year that is in neither: its 7 correlates better with the 9 than with the 8, but less than the
+    // rest of the lettering does, so neither is named
+    const other = await sharp(await phonePhoto(await smallYear(2017), { rotate: 14, size: 260 })).blur(1.5).jpeg({ quality: 85 }).toBuffer();
+    const result = await family.match(other);
+    expect(result.best).toBeNull();
+    expect(result.candidates.map((c) => c.pinId).sort()).toEqual(['eagles-2018', 'eagles-2019']);
+  });
+
   it('answers no match for a pin it has never seen', async () => {
     const result = await index.match(await phonePhoto(await pinArtwork(77), { rotate: 5 }));
     expect(result.best).toBeNull();

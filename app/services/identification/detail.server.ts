@@ -592,6 +592,71 @@ function wrongLetters(
   return wrong;
 }
 
+/** Two look-alike references print a letter alike when its boxes correlate at least this well. */
+const DUEL_SAME_LETTER = 0.9;
+
+/** What the photo says about the letters in which reference A differs from its look-alike B. */
+export interface LetterDuel {
+  /** letters of A that B prints otherwise and the photo shows (not glare, inside the photo) */
+  letters: number;
+  /** sum over those letters of (photo against A) - (photo against B) correlations: > 0, the photo shows A's */
+  score: number;
+  /** mean correlation of the photo with A on those letters */
+  meanA: number;
+  /** median correlation of the photo with A on the letters that A and B print alike (-1 if none) */
+  alike: number;
+}
+
+/**
+ * Which of two look-alike references (one design, another year or team name) the photo shows, letter by
+ * letter at full resolution. B's reference is brought into A's frame (hBA: B -> A, reference pixels),
+ * both are blurred alike to the photo's sharpness (`sigma`, as the detail check of A chose it), and each
+ * letter of A that B prints otherwise is correlated with the photo (warped into A's frame) under both.
+ * The thumbnail duel compares colours at 256 px, where an 8 and a 9 of a year are the same few pixels;
+ * here they correlate 0.96 and 0.88 with a photo of the 8.
+ */
+export function letterDuel(
+  cv: CV, warped: Uint8Array, valid: Uint8Array, refA: ReferenceDetail, refB: ReferenceDetail, hBA: number[], sigma: number,
+): LetterDuel {
+  const W = refA.width, H = refA.height;
+  const k = Math.max(0, BLUR_SIGMAS.indexOf(sigma));
+  const rA = blurredRef(cv, refA, k);
+  const src = new cv.Mat(refB.height, refB.width, cv.CV_8UC1);
+  const out = new cv.Mat();
+  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, hBA);
+  let rB: Uint8Array;
+  try {
+    src.data.set(blurredRef(cv, refB, k));
+    cv.warpPerspective(src, out, Hm, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    rB = new Uint8Array(out.data);
+  } finally {
+    src.delete();
+    out.delete();
+    Hm.delete();
+  }
+  let letters = 0, score = 0, sumA = 0;
+  const same: number[] = [];
+  for (const [x, y, w, h] of refA.glyphs) {
+    const x0 = x - LETTER_MARGIN, y0 = y - LETTER_MARGIN, bw = w + 2 * LETTER_MARGIN, bh = h + 2 * LETTER_MARGIN;
+    if (x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + bw + WIDE_SHIFT > W || y0 + bh + WIDE_SHIFT > H) continue;
+    let seen = 0;
+    for (let yy = y0; yy < y0 + bh; yy++)
+      for (let xx = x0; xx < x0 + bw; xx++) if (valid[yy * W + xx] === 255 && warped[yy * W + xx] < SATURATED) seen++;
+    if (seen < bw * bh * LETTER_SEEN) continue;
+    const pA = boxNcc(warped, rA, W, H, x0, y0, bw, bh, LETTER_SHIFT);
+    if (boxNcc(rB, rA, W, H, x0, y0, bw, bh, 2) >= DUEL_SAME_LETTER) {
+      same.push(pA);
+      continue;
+    }
+    const pB = boxNcc(warped, rB, W, H, x0, y0, bw, bh, LETTER_SHIFT);
+    letters++;
+    score += pA - pB;
+    sumA += pA;
+  }
+  same.sort((p, q) => p - q);
+  return { letters, score, meanA: letters ? sumA / letters : 0, alike: same.length ? same[same.length >> 1] : -1 };
+}
+
 /** Median shift of the close tiles within two tiles of t, when at least three agree enough to say. */
 function neighbourShift(ncc: Float32Array, sx: Int8Array, sy: Int8Array, cols: number, rows: number, t: number): { dx: number; dy: number } | null {
   const x = t % cols, y = (t - x) / cols;

@@ -28,7 +28,7 @@ import {
 } from "./features.server";
 import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import { mulberry32 } from "~/utils/random";
-import { detailCheck, makeReferenceDetail, warpToReference, type DetailResult, type ReferenceDetail } from "./detail.server";
+import { detailCheck, letterDuel, makeReferenceDetail, warpToReference, type DetailResult, type LetterDuel, type ReferenceDetail } from "./detail.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -492,6 +492,7 @@ export class VisualIndex {
     const winner = ordered[0];
     lap("fine");
     // full-resolution detail check of the winner
+    const warps = new Map<Verified, { warped: Uint8Array; valid: Uint8Array; ref: ReferenceDetail; d: DetailResult }>();
     const detailFor = async (v: Verified): Promise<DetailResult | undefined> => {
       const ref = v.H ? await this.detailOf(v.e) : null;
       if (!v.H || !ref) return undefined;
@@ -500,7 +501,9 @@ export class VisualIndex {
       // out may agree on a second motion; tiles that do not match under the first get a second chance
       const second = secondaryMotion(cv, v.pairs, orb.points, v.e, v.H);
       const alt = second ? { ...warpToReference(cv, gray, img.width, img.height, second.H, ref), region: second.region } : undefined;
-      return detailCheck(cv, w.warped, w.valid, ref, alt);
+      const result = detailCheck(cv, w.warped, w.valid, ref, alt);
+      warps.set(v, { ...w, ref, d: result });
+      return result;
     };
     const d = winner ? await detailFor(winner) : undefined;
     lap("detail");
@@ -571,6 +574,15 @@ export class VisualIndex {
     if (!colourOk && !detailOk) return noMatch();
     const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
     if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
+      // look-alikes that the colours cannot tell apart may still print another year or team name:
+      // each is checked in detail and their differing letters are compared with the photo
+      for (const v of plausible) if (v !== winner) await detailFor(v);
+      const read = readLetters(cv, ordered, warps, (a, b) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e)));
+      lap("letters");
+      const dv = read && warps.get(read.v)?.d;
+      if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
+        return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
+      }
       return { best: null, candidates: unsure(), reason: "ambiguous", timings };
     }
     if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
@@ -594,6 +606,59 @@ export class VisualIndex {
     out.unshift({ pinId: winner.e.pinId, score: confidence });
     return { best: { pinId: winner.e.pinId, confidence }, candidates: out.slice(0, limit), reason: "match", timings };
   }
+}
+
+/** A look-alike's letters beat another's when the photo correlates this much better with them (summed over the letters)... */
+const LETTERS_MARGIN = 0.1;
+/** ... and correlates at least this well with them on average (a blurred photo correlates with neither)... */
+const LETTERS_MIN_NCC = 0.7;
+/**
+ * ... and not more than this below the letters the two print alike: a year that is in neither (a 7 under
+ * a 9 and an 8) still correlates better with one of them, but less than the rest of the lettering does.
+ */
+const LETTERS_BELOW_ALIKE = 0.15;
+
+/**
+ * Among look-alike pins that the colour duel could not separate, the one whose lettering the photo shows:
+ * against every other look-alike, letter by letter in both frames (its letters that the other prints
+ * otherwise, and the other's that it prints otherwise), the photo correlates better with its letters by
+ * LETTERS_MARGIN. Look-alikes printed alike (a year that is not on the pin, a colour variant) leave no
+ * letter to compare: they stay for the user to choose. Returns the pin and its smallest margin.
+ */
+function readLetters<V>(
+  cv: CV,
+  candidates: V[],
+  checked: Map<V, { warped: Uint8Array; valid: Uint8Array; ref: ReferenceDetail; d: DetailResult }>,
+  lookAlikeOf: (a: V, b: V) => number[] | null,
+): { v: V; margin: number } | null {
+  const done = new Map<V, Map<V, LetterDuel | null>>();
+  const duel = (a: V, b: V) => {
+    const row = done.get(a) ?? new Map<V, LetterDuel | null>();
+    done.set(a, row);
+    if (!row.has(b)) {
+      const A = checked.get(a), B = checked.get(b), hBA = lookAlikeOf(a, b);
+      row.set(b, A && B && hBA ? letterDuel(cv, A.warped, A.valid, A.ref, B.ref, hBA, A.d.sigma) : null);
+    }
+    return row.get(b) ?? null;
+  };
+  for (const x of candidates) {
+    let margin = Infinity;
+    let beaten = false;
+    for (const y of candidates) {
+      if (y === x) continue;
+      const xy = duel(x, y), yx = duel(y, x);
+      if (!xy || !yx) continue; // not look-alikes: the colours told them apart
+      const s = xy.score - yx.score;
+      const unlike = xy.letters > 0 && (xy.meanA < LETTERS_MIN_NCC || (xy.alike >= 0 && xy.meanA < xy.alike - LETTERS_BELOW_ALIKE));
+      if (xy.letters + yx.letters === 0 || s <= LETTERS_MARGIN || unlike) {
+        beaten = true;
+        break;
+      }
+      margin = Math.min(margin, s);
+    }
+    if (!beaten && Number.isFinite(margin)) return { v: x, margin };
+  }
+  return null;
 }
 
 /** The aligned colour residual the acceptance rule allows at this many inliers. */
@@ -1157,6 +1222,18 @@ function refToRef(cv: CV, a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint3
 
 const refPairCache = new Map<string, number[] | null>();
 
+/** The homography reference B -> reference A when the two share a template (look-alikes), else null; cached. */
+function lookAlike(cv: CV, eA: Entry, eB: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
+  const key = `${eA.imageId}\u0000${eB.imageId}`;
+  let Hba = refPairCache.get(key);
+  if (Hba === undefined) {
+    Hba = refToRef(cv, eA, eB, descriptorsOf);
+    if (refPairCache.size > 5000) refPairCache.clear();
+    refPairCache.set(key, Hba);
+  }
+  return Hba;
+}
+
 function pairwise(
   cv: CV,
   A: Aligned,
@@ -1167,13 +1244,7 @@ function pairwise(
 ): { errA: number; errB: number; area: number } {
   // thumbnail B -> thumbnail A: direct reference-to-reference alignment when the two share the template,
   // otherwise through the photo (thumbnail B -> query -> thumbnail A)
-  const key = `${eA.imageId}\u0000${eB.imageId}`;
-  let Hba = refPairCache.get(key);
-  if (Hba === undefined) {
-    Hba = refToRef(cv, eA, eB, descriptorsOf);
-    if (refPairCache.size > 5000) refPairCache.clear();
-    refPairCache.set(key, Hba);
-  }
+  const Hba = lookAlike(cv, eA, eB, descriptorsOf);
   let T: number[];
   if (Hba) {
     const sa = A.W / eA.width, sb = B.W / eB.width;
