@@ -6,7 +6,8 @@
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKGROUND_STEP, extractFeatures, pinMask, VisualIndex } from '~/services/identification/engine.server';
+import { BACKGROUND_STEP, pinMask } from '~/services/identification/detail.server';
+import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
 const GAIN = 1.8; // light enamel saturates at this exposure

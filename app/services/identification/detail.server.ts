@@ -19,16 +19,9 @@ interface Gray {
 }
 
 /** A reference at its stored resolution (REF_SIDE), in grayscale. */
-export interface ReferenceDetail extends Gray {
+export interface ReferenceDetail extends Gray, ReferenceLayout {
   /** the same at half size (for choosing the blur), lazily */
   half?: Gray;
-  pin: Uint8Array; // 1 inside the pin silhouette (eroded)
-  /** the pin's whole shape (1 inside) */
-  shape: Uint8Array;
-  /** parts hanging from the pin by a narrow neck (danglers) */
-  parts: HangingPart[];
-  /** boxes of the letters and digits printed on the pin (x, y, w, h) */
-  glyphs: number[][];
 }
 
 /** A part of the pin joined to the rest by a narrow neck: a dangler, which swings about that neck. */
@@ -77,20 +70,34 @@ const MIN_TILE_STD = 14;
 export const MISMATCH_NCC = 0.45;
 export const CLOSE_NCC = 0.8;
 
+/** Where things are on a reference, found once when its features are extracted and stored with them. */
+export interface ReferenceLayout {
+  /** 1 inside the pin silhouette (eroded): the tiles compared */
+  pin: Uint8Array;
+  /** 1 inside the pin's whole shape: its letters, and the parts that hang from it */
+  shape: Uint8Array;
+  /** parts hanging from the pin by a narrow neck (danglers) */
+  parts: HangingPart[];
+  /** boxes of the letters and digits printed on the pin (x, y, w, h) */
+  glyphs: number[][];
+}
+
 /**
- * A reference prepared for the detail check: grayscale, its silhouette (`pin`, eroded: the tiles), its
- * whole shape (the letters, and the parts that hang from it), its hanging parts and its letters. Done
- * once per loaded reference, while the colour check runs.
+ * The layout of a reference (decoded at REF_SIDE, `gray` its grayscale): its plain silhouette (comparing
+ * the light enamel that it leaves out tile by tile, as the stepped one does not, vetoed 25 more right pins
+ * on the public set, where glare and overexposure wash that enamel out, for 2 fewer false matches), its
+ * stepped silhouette (the pin's shape), its hanging parts and its letters. About 16 ms of work on the
+ * main thread, so it is done at extraction and stored with the features, not at every photo.
  */
-export function makeReferenceDetail(cv: CV, img: RawImage, pin: Uint8Array, shape: Uint8Array): ReferenceDetail {
-  const n = img.width * img.height;
-  const gray = new Uint8Array(n);
-  const d = img.data;
-  for (let i = 0, j = 0; i < n; i++, j += 3) gray[i] = (d[j] * 77 + d[j + 1] * 150 + d[j + 2] * 29) >> 8;
-  const ref: ReferenceDetail = { width: img.width, height: img.height, gray, blurred: [], pin, shape, parts: [], glyphs: [] };
-  ref.parts = hangingParts(cv, shape, img.width, img.height);
-  ref.glyphs = glyphBoxes(cv, ref);
-  return ref;
+export function referenceLayout(cv: CV, img: RawImage, gray: Uint8Array): ReferenceLayout {
+  const pin = pinMask(img);
+  const shape = pinMask(img, BACKGROUND_STEP);
+  return { pin, shape, parts: hangingParts(cv, shape, img.width, img.height), glyphs: glyphBoxes(cv, gray, pin, img.width, img.height) };
+}
+
+/** A reference prepared for the detail check: its grayscale (`gray`, at REF_SIDE) and its layout. */
+export function makeReferenceDetail(gray: Uint8Array, width: number, height: number, layout: ReferenceLayout): ReferenceDetail {
+  return { width, height, gray, blurred: [], ...layout };
 }
 
 /** Half the width of the narrowest neck that still joins a part to the pin (reference pixels). */
@@ -484,8 +491,8 @@ const LETTER_LIGHT_PEERS = 0.3; // ... and the light on it is within this many c
  * surroundings) of a letter's size and fill, standing in a row with a piece of like height beside them
  * (a line of text). Art and outlines rarely make such rows.
  */
-export function glyphBoxes(cv: CV, ref: ReferenceDetail): number[][] {
-  const W = ref.width, H = ref.height, n = W * H;
+export function glyphBoxes(cv: CV, gray: Uint8Array, pin: Uint8Array, W: number, H: number): number[][] {
+  const n = W * H;
   const src = new cv.Mat(H, W, cv.CV_8UC1);
   const mean = new cv.Mat();
   const bin = new cv.Mat(H, W, cv.CV_8UC1);
@@ -494,11 +501,11 @@ export function glyphBoxes(cv: CV, ref: ReferenceDetail): number[][] {
   const centroids = new cv.Mat();
   const found: number[][] = [];
   try {
-    src.data.set(ref.gray);
+    src.data.set(gray);
     cv.blur(src, mean, new cv.Size(21, 21), new cv.Point(-1, -1), cv.BORDER_REPLICATE);
-    const g = ref.gray, m = mean.data, b = bin.data;
+    const g = gray, m = mean.data, b = bin.data;
     for (const sign of [1, -1]) {
-      for (let i = 0; i < n; i++) b[i] = ref.pin[i] && sign * (m[i] - g[i]) > GLYPH_CONTRAST ? 1 : 0;
+      for (let i = 0; i < n; i++) b[i] = pin[i] && sign * (m[i] - g[i]) > GLYPH_CONTRAST ? 1 : 0;
       const count = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
       const cand: number[][] = [];
       for (let k = 1; k < count; k++) {
@@ -766,4 +773,133 @@ function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold
     if (size > best) best = size;
   }
   return best;
+}
+
+export const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference (pinMask)
+
+/**
+ * Pin silhouette in a reference image: everything not reachable from the border through near-white
+ * background pixels (keeps white enamel enclosed by the metal outline, drops the background between star
+ * points, pennant tails etc.), eroded by a few pixels.
+ *
+ * With `step`, the background grows only between neighbours whose colours differ by at most `step`
+ * (summed over R, G, B): the studio background and its soft shadow change smoothly, while the edge of a
+ * silver outline does not. Without it, a light silver outline (near-white itself) lets the fill run on into
+ * cream or white enamel, and everything printed on that enamel (often the team name) drops out of the comparison:
+ * 129 of the 356 public reference images lost part of their face that way. The colour check and the duels
+ * use the stepped silhouette; the full-resolution detail check keeps the plain one (see `referenceLayout`).
+ */
+export function pinMask(img: RawImage, step = 0): Uint8Array {
+  const { data, width: W, height: H } = img;
+  const n = W * H;
+  // 0: near-white, not reached yet; 1: background (near-white, reached from the border); 2: not near-white
+  const state = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = data[j], g = data[j + 1], b = data[j + 2];
+    const mx = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const mn = r < g ? (r < b ? r : b) : g < b ? g : b;
+    if (!(mn > 175 && mx - mn < 30)) state[i] = 2;
+  }
+  // flood fill from the border; a pixel is marked when it is pushed, so the stack never holds more than n
+  const stack = new Int32Array(n);
+  let top = 0;
+  const seed = (i: number) => {
+    if (state[i] === 0) {
+      state[i] = 1;
+      stack[top++] = i;
+    }
+  };
+  for (let x = 0; x < W; x++) {
+    seed(x);
+    seed((H - 1) * W + x);
+  }
+  for (let y = 0; y < H; y++) {
+    seed(y * W);
+    seed(y * W + W - 1);
+  }
+  const joins = (i: number, k: number): boolean => {
+    if (state[k] !== 0) return false;
+    if (step <= 0) return true;
+    const a = i * 3, b = k * 3;
+    return Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]) <= step;
+  };
+  while (top > 0) {
+    const i = stack[--top];
+    const x = i % W;
+    if (x > 0 && joins(i, i - 1)) seed(i - 1);
+    if (x < W - 1 && joins(i, i + 1)) seed(i + 1);
+    if (i >= W && joins(i, i - W)) seed(i - W);
+    if (i < n - W && joins(i, i + W)) seed(i + W);
+  }
+  // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
+  const R = 3;
+  const pin = new Uint8Array(n);
+  for (let y = R; y < H - R; y++)
+    for (let x = R, i = y * W + R; x < W - R; x++, i++) {
+      if (state[i] === 1 || state[i - R] === 1 || state[i + R] === 1 || state[i - R * W] === 1 || state[i + R * W] === 1) continue;
+      pin[i] = 1;
+    }
+  return pin;
+}
+
+// The layout's binary form (stored after the thumbnail in a feature blob): 16-bit little-endian words.
+// Glyph count and boxes; part count and, per part, its pivot (in eighths of a pixel) and its region; the
+// silhouette; the shape. A mask is stored row by row as its runs of 1: run count, then start and end.
+
+function pushMask(out: number[], mask: Uint8Array, W: number, H: number): void {
+  for (let y = 0; y < H; y++) {
+    const at = out.length;
+    out.push(0);
+    const row = y * W;
+    for (let x = 0; x < W; ) {
+      if (!mask[row + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < W && mask[row + x]) x++;
+      out.push(start, x);
+      out[at]++;
+    }
+  }
+}
+
+export function encodeLayout(layout: ReferenceLayout, W: number, H: number): Uint8Array {
+  const words: number[] = [layout.glyphs.length];
+  for (const g of layout.glyphs) words.push(...g);
+  words.push(layout.parts.length);
+  for (const p of layout.parts) {
+    words.push(Math.round(p.pivot[0] * 8), Math.round(p.pivot[1] * 8));
+    pushMask(words, p.region, W, H);
+  }
+  pushMask(words, layout.pin, W, H);
+  pushMask(words, layout.shape, W, H);
+  const out = new Uint8Array(words.length * 2);
+  const dv = new DataView(out.buffer);
+  words.forEach((w, i) => dv.setUint16(i * 2, w, true));
+  return out;
+}
+
+export function decodeLayout(bytes: Uint8Array, W: number, H: number): ReferenceLayout {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let i = 0;
+  const next = () => {
+    const v = dv.getUint16(i, true);
+    i += 2;
+    return v;
+  };
+  const mask = () => {
+    const m = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) for (let k = next(); k > 0; k--) m.fill(1, y * W + next(), y * W + next());
+    return m;
+  };
+  const glyphs: number[][] = [];
+  for (let k = next(); k > 0; k--) glyphs.push([next(), next(), next(), next()]);
+  const parts: HangingPart[] = [];
+  for (let k = next(); k > 0; k--) {
+    const pivot: [number, number] = [next() / 8, next() / 8];
+    parts.push({ pivot, region: mask() });
+  }
+  const pin = mask();
+  return { glyphs, parts, pin, shape: mask() };
 }

@@ -19,6 +19,7 @@ import {
   decodeFeatures,
   decodeRGB,
   extractFeaturesImpl,
+  featureLayout,
   featureThumbnail,
   REF_SIDE,
   runOrb,
@@ -28,7 +29,19 @@ import {
 } from "./features.server";
 import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import { mulberry32 } from "~/utils/random";
-import { detailCheck, letterDuel, makeReferenceDetail, warpToReference, type DetailResult, type LetterDuel, type ReferenceDetail } from "./detail.server";
+import {
+  BACKGROUND_STEP,
+  decodeLayout,
+  detailCheck,
+  letterDuel,
+  makeReferenceDetail,
+  pinMask,
+  referenceLayout,
+  warpToReference,
+  type DetailResult,
+  type LetterDuel,
+  type ReferenceDetail,
+} from "./detail.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -93,6 +106,7 @@ interface Entry {
   pos: Uint32Array | null; // ... and its position in that word's extra list
   hull: Float32Array;
   thumb: Uint8Array | null; // JPEG; null when the index reads it again (FeatureLoader)
+  layout: Uint8Array | null; // the reference's stored layout (detail.server.ts); likewise
   vocabVersion: number;
   slot: number;
 }
@@ -130,7 +144,6 @@ const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.3;
 const DETAIL_VETO_CLUSTER = 20;
-export const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference thumbnail (pinMask)
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -177,19 +190,24 @@ export class VisualIndex {
     private readonly loadFeatures?: FeatureLoader,
   ) {}
 
-  /** The full-resolution reference of an image (cached; concurrent callers share one load). */
+  /** The full-resolution reference of an image with its stored layout (cached; concurrent callers share one load). */
   private detailOf(e: Entry): Promise<ReferenceDetail | null> {
     if (!this.loadReference) return Promise.resolve(null);
     const hit = this.detailCache.get(e.imageId);
     if (hit !== undefined) return hit;
     const load = async (loader: ReferenceLoader): Promise<ReferenceDetail | null> => {
-      const bytes = await loader(e.imageId).catch(() => null);
+      const [bytes, features] = await Promise.all([
+        loader(e.imageId).catch(() => null),
+        e.layout || !this.loadFeatures ? null : this.loadFeatures(e.imageId).catch(() => null),
+      ]);
       if (!bytes) return null;
       const [raw, cv] = await Promise.all([decodeRGB(bytes, REF_SIDE, REF_SIDE), getCV()]);
-      // the plain silhouette: comparing the light enamel it leaves out tile by tile (the stepped one)
-      // vetoed 25 more right pins on the public set (glare and overexposure wash that enamel out) for 2
-      // fewer false matches; the stepped one is the pin's shape, for its letters and hanging parts
-      return raw.width === e.width && raw.height === e.height ? makeReferenceDetail(cv, raw, pinMask(raw), pinMask(raw, BACKGROUND_STEP)) : null;
+      if (raw.width !== e.width || raw.height !== e.height) return null;
+      const gray = toGray(raw);
+      const stored = e.layout ?? (features ? featureLayout(features) : null);
+      // features of an older blob carry no layout: it is found now
+      const layout = stored?.length ? decodeLayout(stored, raw.width, raw.height) : referenceLayout(cv, raw, gray);
+      return makeReferenceDetail(gray, raw.width, raw.height, layout);
     };
     const pending = load(this.loadReference).catch(() => null);
     this.detailCache.set(e.imageId, pending);
@@ -213,6 +231,7 @@ export class VisualIndex {
       pos: null,
       hull: f.hull,
       thumb: this.loadFeatures ? null : f.thumb.slice(), // kept: a copy, not a view of the whole blob
+      layout: this.loadFeatures ? null : f.layout.slice(),
       vocabVersion: -1,
       slot: this.slots.length,
     };
@@ -984,71 +1003,6 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]
     b[c] = mq - a[c] * mr;
   }
   return { a, b, n: cnt };
-}
-
-/**
- * Pin silhouette in a reference image: everything not reachable from the border through near-white
- * background pixels (keeps white enamel enclosed by the metal outline, drops the background between star
- * points, pennant tails etc.), eroded by a few pixels.
- *
- * With `step`, the background grows only between neighbours whose colours differ by at most `step`
- * (summed over R, G, B): the studio background and its soft shadow change smoothly, while the edge of a
- * silver outline does not. Without it, a light silver outline (near-white itself) lets the fill run on into
- * cream or white enamel, and everything printed on that enamel (often the team name) drops out of the comparison:
- * 129 of the 356 public reference images lost part of their face that way. The colour check and the duels
- * use the stepped silhouette; the full-resolution detail check keeps the plain one (see `detailOf`).
- */
-export function pinMask(img: RawImage, step = 0): Uint8Array {
-  const { data, width: W, height: H } = img;
-  const n = W * H;
-  // 0: near-white, not reached yet; 1: background (near-white, reached from the border); 2: not near-white
-  const state = new Uint8Array(n);
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    const r = data[j], g = data[j + 1], b = data[j + 2];
-    const mx = r > g ? (r > b ? r : b) : g > b ? g : b;
-    const mn = r < g ? (r < b ? r : b) : g < b ? g : b;
-    if (!(mn > 175 && mx - mn < 30)) state[i] = 2;
-  }
-  // flood fill from the border; a pixel is marked when it is pushed, so the stack never holds more than n
-  const stack = new Int32Array(n);
-  let top = 0;
-  const seed = (i: number) => {
-    if (state[i] === 0) {
-      state[i] = 1;
-      stack[top++] = i;
-    }
-  };
-  for (let x = 0; x < W; x++) {
-    seed(x);
-    seed((H - 1) * W + x);
-  }
-  for (let y = 0; y < H; y++) {
-    seed(y * W);
-    seed(y * W + W - 1);
-  }
-  const joins = (i: number, k: number): boolean => {
-    if (state[k] !== 0) return false;
-    if (step <= 0) return true;
-    const a = i * 3, b = k * 3;
-    return Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]) <= step;
-  };
-  while (top > 0) {
-    const i = stack[--top];
-    const x = i % W;
-    if (x > 0 && joins(i, i - 1)) seed(i - 1);
-    if (x < W - 1 && joins(i, i + 1)) seed(i + 1);
-    if (i >= W && joins(i, i - W)) seed(i - W);
-    if (i < n - W && joins(i, i + W)) seed(i + W);
-  }
-  // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
-  const R = 3;
-  const pin = new Uint8Array(n);
-  for (let y = R; y < H - R; y++)
-    for (let x = R, i = y * W + R; x < W - R; x++, i++) {
-      if (state[i] === 1 || state[i - R] === 1 || state[i + R] === 1 || state[i - R * W] === 1 || state[i + R * W] === 1) continue;
-      pin[i] = 1;
-    }
-  return pin;
 }
 
 function compareAligned(

@@ -1,6 +1,7 @@
 // Image decoding, ORB extraction and the binary format of PinFeatures.
 import sharp from "sharp";
 import { getCV, type CV } from "./opencv.server";
+import { encodeLayout, referenceLayout } from "./detail.server";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
 export const THUMB_SIDE = 256; // stored colour thumbnail for aligned comparison
@@ -19,6 +20,7 @@ export interface DecodedFeatures {
   desc: Uint8Array; // 32 bytes per point (ORB); decodeFeatures returns a view of the blob
   hull: Float32Array; // x,y pairs: convex hull of the pin (reference frame)
   thumb: Uint8Array; // JPEG of the reference at THUMB_SIDE (reference frame scaled); also a view of the blob
+  layout: Uint8Array; // the reference's layout (detail.server.ts, encodeLayout); a view, empty in a PDX1 blob
 }
 
 /** Decodes any image sharp reads into RGB, longest side at most maxSide. */
@@ -137,7 +139,10 @@ function pinHull(img: RawImage): Float32Array {
   return convexHull(new Float32Array(pts));
 }
 
-const MAGIC = 0x31584450; // "PDX1"
+const MAGIC = 0x31584450; // "PDX1": header of 6 words, no layout
+const MAGIC_V2 = 0x32584450; // "PDX2": a 7th word, the layout's length, and the layout after the thumbnail
+const HEADER_V1 = 6 * 4;
+const HEADER_V2 = 7 * 4;
 
 export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<Uint8Array> {
   const cv = await getCV();
@@ -145,6 +150,7 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   const gray = toGray(img);
   const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: 1000, fastThreshold: 12, nlevels: 8 });
   const hull = pinHull(img);
+  const layout = encodeLayout(referenceLayout(cv, img, gray), img.width, img.height);
   const scale = THUMB_SIDE / Math.max(img.width, img.height);
   const thumb = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
     raw: { width: img.width, height: img.height, channels: 3 },
@@ -154,42 +160,47 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
     .toBuffer();
   const n = orb.points.length / 2;
   const h = hull.length / 2;
-  const headerBytes = 6 * 4;
-  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length;
+  const headerBytes = HEADER_V2;
+  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length;
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC, true);
+  dv.setUint32(0, MAGIC_V2, true);
   dv.setUint32(4, img.width, true);
   dv.setUint32(8, img.height, true);
   dv.setUint32(12, n, true);
   dv.setUint32(16, h, true);
   dv.setUint32(20, thumb.length, true);
+  dv.setUint32(24, layout.length, true);
   let off = headerBytes;
   for (let i = 0; i < n * 2; i++, off += 4) dv.setFloat32(off, orb.points[i], true);
   out.set(orb.desc, off);
   off += n * DESC_BYTES;
   for (let i = 0; i < h * 2; i++, off += 4) dv.setFloat32(off, hull[i], true);
   out.set(thumb, off);
+  out.set(layout, off + thumb.length);
   return out;
 }
 
 /** The header of a feature blob; throws on anything else. */
-function readHeader(buf: Uint8Array): { dv: DataView; width: number; height: number; n: number; h: number; thumbLength: number } {
+function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number } {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf.byteLength < 24 || dv.getUint32(0, true) !== MAGIC) throw new Error("Unsupported pin feature blob");
+  const magic = buf.byteLength >= HEADER_V1 ? dv.getUint32(0, true) : 0;
+  if ((magic !== MAGIC && magic !== MAGIC_V2) || (magic === MAGIC_V2 && buf.byteLength < HEADER_V2)) throw new Error("Unsupported pin feature blob");
   return {
     dv,
+    header: magic === MAGIC_V2 ? HEADER_V2 : HEADER_V1,
     width: dv.getUint32(4, true),
     height: dv.getUint32(8, true),
     n: dv.getUint32(12, true),
     h: dv.getUint32(16, true),
     thumbLength: dv.getUint32(20, true),
+    layoutLength: magic === MAGIC_V2 ? dv.getUint32(24, true) : 0,
   };
 }
 
 /** Byte offset of the thumbnail in a blob of n points and h hull points (header, points, descriptors, hull). */
-function thumbOffset(n: number, h: number): number {
-  return 24 + n * 8 + n * DESC_BYTES + h * 8;
+function thumbOffset(header: number, n: number, h: number): number {
+  return header + n * 8 + n * DESC_BYTES + h * 8;
 }
 
 /**
@@ -197,21 +208,29 @@ function thumbOffset(n: number, h: number): number {
  * keeps them beyond the blob's life copies what it keeps.
  */
 export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
-  const { dv, width, height, n, h, thumbLength } = readHeader(buf);
-  let off = 24;
+  const { dv, header, width, height, n, h, thumbLength, layoutLength } = readHeader(buf);
+  let off = header;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, off += 4) points[i] = dv.getFloat32(off, true);
   const desc = buf.subarray(off, off + n * DESC_BYTES);
   off += n * DESC_BYTES;
   const hull = new Float32Array(h * 2);
   for (let i = 0; i < h * 2; i++, off += 4) hull[i] = dv.getFloat32(off, true);
-  const thumb = buf.subarray(thumbOffset(n, h), thumbOffset(n, h) + thumbLength);
-  return { width, height, points, desc, hull, thumb };
+  const thumb = buf.subarray(off, off + thumbLength);
+  const layout = buf.subarray(off + thumbLength, off + thumbLength + layoutLength);
+  return { width, height, points, desc, hull, thumb, layout };
 }
 
 /** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
 export function featureThumbnail(buf: Uint8Array): Uint8Array {
-  const { n, h, thumbLength } = readHeader(buf);
-  const off = thumbOffset(n, h);
+  const { header, n, h, thumbLength } = readHeader(buf);
+  const off = thumbOffset(header, n, h);
   return buf.slice(off, off + thumbLength);
+}
+
+/** Only the reference's layout of a feature blob (empty in a PDX1 blob), copied out of it. */
+export function featureLayout(buf: Uint8Array): Uint8Array {
+  const { header, n, h, thumbLength, layoutLength } = readHeader(buf);
+  const off = thumbOffset(header, n, h) + thumbLength;
+  return buf.slice(off, off + layoutLength);
 }
