@@ -486,6 +486,12 @@ const LETTER_PEERS = 4; // with at least this many letters compared, a letter is
 const LETTER_BELOW_PEERS = 0.35; // it differs when it correlates this much less than their median
 const LETTER_LIGHT_PEERS = 0.3; // ... and the light on it is within this many contrasts of the prediction
 
+/** The box compared around a letter (its strokes and a margin), or null when a local search would leave the image. */
+function letterBox([x, y, w, h]: number[], W: number, H: number): [number, number, number, number] | null {
+  const x0 = x - LETTER_MARGIN, y0 = y - LETTER_MARGIN, bw = w + 2 * LETTER_MARGIN, bh = h + 2 * LETTER_MARGIN;
+  return x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + bw + WIDE_SHIFT > W || y0 + bh + WIDE_SHIFT > H ? null : [x0, y0, bw, bh];
+}
+
 /**
  * The letters and digits printed on a reference: pieces of one polarity (darker or lighter than their
  * surroundings) of a letter's size and fill, standing in a row with a piece of like height beside them
@@ -558,8 +564,9 @@ function wrongLetters(
   const letters: { x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; dx: number; dy: number }[] = [];
   for (const [x, y, w, h] of ref.glyphs) {
     if (h < LETTER_MIN_H) continue;
-    const x0 = x - LETTER_MARGIN, y0 = y - LETTER_MARGIN, bw = w + 2 * LETTER_MARGIN, bh = h + 2 * LETTER_MARGIN;
-    if (x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + bw + WIDE_SHIFT > W || y0 + bh + WIDE_SHIFT > H) continue;
+    const box = letterBox([x, y, w, h], W, H);
+    if (!box) continue;
+    const [x0, y0, bw, bh] = box;
     const n = bw * bh;
     // inside the pin's whole shape (letters are often printed on light enamel, which the tiles' eroded
     // silhouette leaves out), seen by the photo, and not glare
@@ -643,9 +650,10 @@ export function letterDuel(
   }
   let letters = 0, score = 0, sumA = 0;
   const same: number[] = [];
-  for (const [x, y, w, h] of refA.glyphs) {
-    const x0 = x - LETTER_MARGIN, y0 = y - LETTER_MARGIN, bw = w + 2 * LETTER_MARGIN, bh = h + 2 * LETTER_MARGIN;
-    if (x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + bw + WIDE_SHIFT > W || y0 + bh + WIDE_SHIFT > H) continue;
+  for (const glyph of refA.glyphs) {
+    const box = letterBox(glyph, W, H);
+    if (!box) continue;
+    const [x0, y0, bw, bh] = box;
     let seen = 0;
     for (let yy = y0; yy < y0 + bh; yy++)
       for (let xx = x0; xx < x0 + bw; xx++) if (valid[yy * W + xx] === 255 && warped[yy * W + xx] < SATURATED) seen++;

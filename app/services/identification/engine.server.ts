@@ -511,7 +511,7 @@ export class VisualIndex {
     const winner = ordered[0];
     lap("fine");
     // full-resolution detail check of the winner
-    const warps = new Map<Verified, { warped: Uint8Array; valid: Uint8Array; ref: ReferenceDetail; d: DetailResult }>();
+    const warps = new Map<Verified, Checked>();
     const detailFor = async (v: Verified): Promise<DetailResult | undefined> => {
       const ref = v.H ? await this.detailOf(v.e) : null;
       if (!v.H || !ref) return undefined;
@@ -594,9 +594,12 @@ export class VisualIndex {
     const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
     if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
       // look-alikes that the colours cannot tell apart may still print another year or team name:
-      // each is checked in detail and their differing letters are compared with the photo
-      for (const v of plausible) if (v !== winner) await detailFor(v);
-      const read = readLetters(cv, ordered, warps, (a, b) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e)));
+      // each is checked in detail and their differing letters are compared with the photo (a pin that
+      // is no look-alike of another has no letters to compare, and is not checked)
+      const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
+      for (const v of plausible)
+        if (v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v))) await detailFor(v);
+      const read = readLetters(cv, ordered, warps, lookAlikeOf);
       lap("letters");
       const dv = read && warps.get(read.v)?.d;
       if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
@@ -627,6 +630,14 @@ export class VisualIndex {
   }
 }
 
+/** A candidate checked in detail: the photo warped onto its reference, the reference, and the result. */
+interface Checked {
+  warped: Uint8Array;
+  valid: Uint8Array;
+  ref: ReferenceDetail;
+  d: DetailResult;
+}
+
 /** A look-alike's letters beat another's when the photo correlates this much better with them (summed over the letters)... */
 const LETTERS_MARGIN = 0.1;
 /** ... and correlates at least this well with them on average (a blurred photo correlates with neither)... */
@@ -647,7 +658,7 @@ const LETTERS_BELOW_ALIKE = 0.15;
 function readLetters<V>(
   cv: CV,
   candidates: V[],
-  checked: Map<V, { warped: Uint8Array; valid: Uint8Array; ref: ReferenceDetail; d: DetailResult }>,
+  checked: Map<V, Checked>,
   lookAlikeOf: (a: V, b: V) => number[] | null,
 ): { v: V; margin: number } | null {
   const done = new Map<V, Map<V, LetterDuel | null>>();
