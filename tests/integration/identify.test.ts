@@ -173,6 +173,20 @@ describe('identification', () => {
     expect((await getVisualIndex()).size).toBeGreaterThan(0);
   });
 
+  it('a pin added with nothing but the phone photo that found no match is identified on the next photo', async () => {
+    const art = await pinArtwork(5151, 'COMETS', 2023);
+    const first = await identifyPin(null, dataUrl(await phonePhoto(art, { rotate: 12, size: 260, cutOut: true })));
+    expect(first.identified).toBe(false);
+    // its only reference is the photo: the pin on a striped table, a small part of the frame
+    const created = await createPin(vendor, { name: 'Hillcrest Comets 11U - Omaha 2023', organizationName: 'Hillcrest Comets', images: [`/images/${first.imageId}`] });
+    const next = await identifyPin(null, dataUrl(await phonePhoto(art, { rotate: -28, size: 360, cutOut: true })));
+    expect(next.pin?.id).toBe(created.id);
+    expect(next.identified).toBe(true);
+    // a photo of another pin is not taken for it
+    const other = await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: 20, cutOut: true })));
+    expect(other.pin?.id).toBe(knownPinId);
+  });
+
   it('counts toward a signed-in user’s stats and badges in the same write', async () => {
     const player = asSession(await createUser());
     const result = await identifyPin(player, dataUrl(await phonePhoto(knownArt, { rotate: 3 })));

@@ -65,10 +65,15 @@ function spinner(angle: number): string {
   </g>`;
 }
 
-/** A phone-like photo of a picture: smaller, slightly rotated, on a textured background, JPEG. */
-export async function phonePhoto(picture: Buffer, opts: { rotate?: number; size?: number; quality?: number } = {}): Promise<Buffer> {
+/**
+ * A phone-like photo of a picture: smaller, slightly rotated, on a textured background, JPEG. With
+ * `cutOut`, the round pin of a `pinArtwork` lies on the background without the white of its picture.
+ */
+export async function phonePhoto(picture: Buffer, opts: { rotate?: number; size?: number; quality?: number; cutOut?: boolean } = {}): Promise<Buffer> {
   const size = opts.size ?? 360;
-  const pin = await sharp(picture)
+  const round = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><circle cx="256" cy="256" r="228" fill="#000"/></svg>');
+  const shaped = opts.cutOut ? await sharp(picture).ensureAlpha().composite([{ input: round, blend: 'dest-in' }]).png().toBuffer() : picture;
+  const pin = await sharp(shaped)
     .resize(size, size)
     .rotate(opts.rotate ?? 8, { background: '#8a7f70' })
     .toBuffer();

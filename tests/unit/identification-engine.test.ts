@@ -8,6 +8,8 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKGROUND_STEP, pinMask } from '~/services/identification/detail.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
+import { decodeReference } from '~/services/identification/features.server';
+import { getCV } from '~/services/identification/opencv.server';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
 const GAIN = 1.8; // light enamel saturates at this exposure
@@ -122,5 +124,24 @@ describe('visual engine', () => {
     expect(at(stepped, 128, 250)).toBe(0);
     // without the step the fill runs on through the silver outline into the enamel
     expect(at(pinMask(img), 128, 80)).toBe(0);
+  });
+
+  it('makes a pin photographed on a table into a catalogue-style reference: the pin alone, on white', async () => {
+    const art = await pinArtwork(909, 'COMETS');
+    const cv = await getCV();
+    // the pin fills about a tenth of the 800 x 640 photo
+    const ref = await decodeReference(cv, await phonePhoto(art, { rotate: 15, size: 220, cutOut: true }));
+    const light = (i: number) => Math.min(ref.data[i * 3], ref.data[i * 3 + 1], ref.data[i * 3 + 2]) > 240;
+    const n = ref.width * ref.height;
+    let pin = 0;
+    for (let i = 0; i < n; i++) if (!light(i)) pin++;
+    // cropped to the round pin (the frame is about square) and it fills most of it (a disc fills 79% of its square)
+    expect(Math.abs(ref.width - ref.height)).toBeLessThan(40);
+    expect(pin / n).toBeGreaterThan(0.6);
+    // the table around it is painted white
+    for (const [x, y] of [[2, 2], [ref.width - 3, 2], [2, ref.height - 3], [ref.width - 3, ref.height - 3]]) expect(light(y * ref.width + x)).toBe(true);
+    // a catalogue shot on white is used as it is
+    const shot = await decodeReference(cv, art);
+    expect([shot.width, shot.height]).toEqual([512, 512]);
   });
 });

@@ -17,11 +17,11 @@
 import { getCV, type CV } from "./opencv.server";
 import {
   decodeFeatures,
+  decodeReference,
   decodeRGB,
   extractFeaturesImpl,
   featureLayout,
   featureThumbnail,
-  REF_SIDE,
   runOrb,
   toGray,
   THUMB_SIDE,
@@ -201,7 +201,9 @@ export class VisualIndex {
         e.layout || !this.loadFeatures ? null : this.loadFeatures(e.imageId).catch(() => null),
       ]);
       if (!bytes) return null;
-      const [raw, cv] = await Promise.all([decodeRGB(bytes, REF_SIDE, REF_SIDE), getCV()]);
+      const cv = await getCV();
+      // decoded as at extraction: a pin photographed on its own background is cut out the same way
+      const raw = await decodeReference(cv, bytes);
       if (raw.width !== e.width || raw.height !== e.height) return null;
       const gray = toGray(raw);
       const stored = e.layout ?? (features ? featureLayout(features) : null);

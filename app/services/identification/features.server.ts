@@ -42,6 +42,176 @@ export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, ups
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
+/** Share of a frame's border pixels that are near-white: a catalogue shot's background. */
+function whiteBorder(img: RawImage): number {
+  const { data, width: W, height: H } = img;
+  let white = 0, n = 0;
+  const visit = (x: number, y: number) => {
+    const j = (y * W + x) * 3;
+    const r = data[j], g = data[j + 1], b = data[j + 2];
+    const mx = Math.max(r, g, b), mn = Math.min(r, g, b);
+    n++;
+    if (mn > 175 && mx - mn < 30) white++;
+  };
+  for (let x = 0; x < W; x += 2) for (const y of [0, 1, H - 2, H - 1]) visit(x, y);
+  for (let y = 0; y < H; y += 2) for (const x of [0, 1, W - 2, W - 1]) visit(x, y);
+  return n ? white / n : 1;
+}
+
+/** A reference whose border is at least this white is a catalogue shot, used as it is. */
+const WHITE_BORDER = 0.5;
+/**
+ * GrabCut runs on the photo at this size, for this many rounds: it costs 50-250 ms in WebAssembly at 200 px
+ * (100-500 ms at 240 px with 4 rounds, which named no more photo-added pins on the benchmark).
+ */
+const CUT_SIDE = 200;
+const CUT_ROUNDS = 2;
+/** The pin is sought inside the frame less this share of each side (the rest seeds the background model). */
+const CUT_INSET = 0.04;
+/** A cut covering less or more than these shares of the frame is not trusted: the photo is used as it is. */
+const CUT_MIN_AREA = 0.02;
+const CUT_MAX_AREA = 0.9;
+
+/**
+ * The reference image of a pin, decoded at REF_SIDE. A catalogue shot (pin on white) is used as it is; a
+ * pin photographed on its own background (added from a phone photo that found no match) is made into one:
+ * OpenCV's GrabCut separates the pin from the background (seeded with the middle of the frame, where one
+ * holds the pin, its colour models learnt from the rest), the largest piece with its holes filled is kept,
+ * the frame cropped to the pin at the photo's own resolution and the background painted white. Without
+ * it, the pin is a small part of a 512 px frame of fabric and table, and the checks compare backgrounds.
+ * Deterministic (fixed seed), so that the features and the detail check see the same image.
+ */
+export async function decodeReference(cv: CV, image: Buffer | Uint8Array): Promise<RawImage> {
+  const img = await decodeRGB(image, REF_SIDE, REF_SIDE);
+  if (whiteBorder(img) >= WHITE_BORDER) return img;
+  const small = await decodeRGB(image, CUT_SIDE);
+  const w = small.width, h = small.height;
+  const cut = cutPin(cv, small);
+  if (!cut) return img;
+  // the pin's box, padded, in the photo as decoded (oriented, at most 1600 px: the stored size)
+  let x0 = w, y0 = h, x1 = -1, y1 = -1;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (cut[y * w + x]) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+  const base = sharp(image, { failOn: "none" }).rotate();
+  const meta = await base.metadata();
+  const W = meta.autoOrient?.width ?? meta.width ?? 0;
+  const H = meta.autoOrient?.height ?? meta.height ?? 0;
+  const k = W / w;
+  const pad = Math.max(x1 - x0, y1 - y0) * 0.04 + 1;
+  const left = Math.max(0, Math.floor((x0 - pad) * k)), top = Math.max(0, Math.floor((y0 - pad) * (H / h)));
+  const right = Math.min(W, Math.ceil((x1 + 1 + pad) * k)), bottom = Math.min(H, Math.ceil((y1 + 1 + pad) * (H / h)));
+  if (right - left < 8 || bottom - top < 8) return img;
+  const { data, info } = await base
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .flatten({ background: "#ffffff" })
+    .toColourspace("srgb")
+    .resize({ width: REF_SIDE, height: REF_SIDE, fit: "inside" })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // the background painted white: the cut brought to this size (bilinear, thresholded)
+  const out = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  const sx = (right - left) / info.width / (W / w), sy = (bottom - top) / info.height / (H / h);
+  const ox = left / (W / w), oy = top / (H / h);
+  for (let y = 0; y < info.height; y++) {
+    const fy = Math.min(h - 1, Math.max(0, oy + (y + 0.5) * sy - 0.5));
+    const iy = Math.min(h - 2, Math.floor(fy)), ty = fy - iy;
+    for (let x = 0; x < info.width; x++) {
+      const fx = Math.min(w - 1, Math.max(0, ox + (x + 0.5) * sx - 0.5));
+      const ix = Math.min(w - 2, Math.floor(fx)), tx = fx - ix;
+      const v =
+        (cut[iy * w + ix] * (1 - tx) + cut[iy * w + ix + 1] * tx) * (1 - ty) +
+        (cut[(iy + 1) * w + ix] * (1 - tx) + cut[(iy + 1) * w + ix + 1] * tx) * ty;
+      if (v < 0.5) out.fill(255, (y * info.width + x) * 3, (y * info.width + x) * 3 + 3);
+    }
+  }
+  return { data: out, width: info.width, height: info.height };
+}
+
+/** The pin in a small photo (1 = pin), or null when GrabCut finds nothing pin-sized. */
+function cutPin(cv: CV, img: RawImage): Uint8Array | null {
+  const { width: w, height: h } = img;
+  const src = new cv.Mat(h, w, cv.CV_8UC3);
+  src.data.set(img.data);
+  const mask = new cv.Mat();
+  const bgd = new cv.Mat();
+  const fgd = new cv.Mat();
+  try {
+    const ix = Math.round(w * CUT_INSET), iy = Math.round(h * CUT_INSET);
+    cv.setRNGSeed(1);
+    cv.grabCut(src, mask, new cv.Rect(ix, iy, w - 2 * ix, h - 2 * iy), bgd, fgd, CUT_ROUNDS, cv.GC_INIT_WITH_RECT);
+    const m = mask.data;
+    const n = w * h;
+    const fg = new Uint8Array(n);
+    for (let i = 0; i < n; i++) fg[i] = m[i] === cv.GC_FGD || m[i] === cv.GC_PR_FGD ? 1 : 0;
+    // the largest 4-connected piece
+    const label = new Int32Array(n);
+    const stack = new Int32Array(n);
+    let best = 0, bestSize = 0, next = 0;
+    for (let s = 0; s < n; s++) {
+      if (!fg[s] || label[s]) continue;
+      next++;
+      let top = 0, size = 0;
+      label[s] = next;
+      stack[top++] = s;
+      while (top) {
+        const i = stack[--top];
+        size++;
+        const x = i % w;
+        for (const k of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w])
+          if (k >= 0 && k < n && fg[k] && !label[k]) {
+            label[k] = next;
+            stack[top++] = k;
+          }
+      }
+      if (size > bestSize) {
+        bestSize = size;
+        best = next;
+      }
+    }
+    if (bestSize < n * CUT_MIN_AREA || bestSize > n * CUT_MAX_AREA) return null;
+    // its holes filled: everything not reachable from the border outside it
+    const outside = new Uint8Array(n);
+    let top = 0;
+    const seed = (i: number) => {
+      if (label[i] !== best && !outside[i]) {
+        outside[i] = 1;
+        stack[top++] = i;
+      }
+    };
+    for (let x = 0; x < w; x++) {
+      seed(x);
+      seed((h - 1) * w + x);
+    }
+    for (let y = 0; y < h; y++) {
+      seed(y * w);
+      seed(y * w + w - 1);
+    }
+    while (top) {
+      const i = stack[--top];
+      const x = i % w;
+      if (x > 0) seed(i - 1);
+      if (x < w - 1) seed(i + 1);
+      if (i >= w) seed(i - w);
+      if (i + w < n) seed(i + w);
+    }
+    const pin = new Uint8Array(n);
+    for (let i = 0; i < n; i++) pin[i] = outside[i] ? 0 : 1;
+    return pin;
+  } finally {
+    src.delete();
+    mask.delete();
+    bgd.delete();
+    fgd.delete();
+  }
+}
+
 export function toGray(img: RawImage): Uint8Array {
   const n = img.width * img.height;
   const out = new Uint8Array(n);
@@ -146,7 +316,7 @@ const HEADER_V2 = 7 * 4;
 
 export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<Uint8Array> {
   const cv = await getCV();
-  const img = await decodeRGB(image, REF_SIDE, REF_SIDE);
+  const img = await decodeReference(cv, image);
   const gray = toGray(img);
   const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: 1000, fastThreshold: 12, nlevels: 8 });
   const hull = pinHull(img);

@@ -21,7 +21,7 @@ import { extractFeatures, VisualIndex } from './engine.server';
  * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
  * the background backfill re-extracts them, so changing the engine needs no manual migration.
  */
-export const FEATURE_ENGINE = 'pindex-visual-v3';
+export const FEATURE_ENGINE = 'pindex-visual-v4';
 
 const LOAD_BATCH = 200;
 
