@@ -130,7 +130,8 @@ describe('visual engine', () => {
     const art = await pinArtwork(909, 'COMETS');
     const cv = await getCV();
     // the pin fills about a tenth of the 800 x 640 photo
-    const ref = await decodeReference(cv, await phonePhoto(art, { rotate: 15, size: 220, cutOut: true }));
+    const photo = await phonePhoto(art, { rotate: 15, size: 220, cutOut: true });
+    const { image: ref, cut } = await decodeReference(cv, photo);
     const light = (i: number) => Math.min(ref.data[i * 3], ref.data[i * 3 + 1], ref.data[i * 3 + 2]) > 240;
     const n = ref.width * ref.height;
     let pin = 0;
@@ -140,8 +141,12 @@ describe('visual engine', () => {
     expect(pin / n).toBeGreaterThan(0.6);
     // the table around it is painted white
     for (const [x, y] of [[2, 2], [ref.width - 3, 2], [2, ref.height - 3], [ref.width - 3, ref.height - 3]]) expect(light(y * ref.width + x)).toBe(true);
+    // the stored cut gives the same reference again (the detail check), without cutting anew
+    expect(cut.length).toBeGreaterThan(0);
+    const again = await decodeReference(cv, photo, cut);
+    expect(Buffer.compare(Buffer.from(again.image.data), Buffer.from(ref.data))).toBe(0);
     // a catalogue shot on white is used as it is
     const shot = await decodeReference(cv, art);
-    expect([shot.width, shot.height]).toEqual([512, 512]);
+    expect([shot.image.width, shot.image.height, shot.cut.length]).toEqual([512, 512, 0]);
   });
 });

@@ -20,6 +20,7 @@ import {
   decodeReference,
   decodeRGB,
   extractFeaturesImpl,
+  featureCut,
   featureLayout,
   featureThumbnail,
   runOrb,
@@ -107,6 +108,7 @@ interface Entry {
   hull: Float32Array;
   thumb: Uint8Array | null; // JPEG; null when the index reads it again (FeatureLoader)
   layout: Uint8Array | null; // the reference's stored layout (detail.server.ts); likewise
+  cut: Uint8Array | null; // how its pin was cut out of a photo (decodeReference); likewise, and null when not stored
   vocabVersion: number;
   slot: number;
 }
@@ -202,8 +204,8 @@ export class VisualIndex {
       ]);
       if (!bytes) return null;
       const cv = await getCV();
-      // decoded as at extraction: a pin photographed on its own background is cut out the same way
-      const raw = await decodeReference(cv, bytes);
+      // decoded as at extraction: a pin photographed on its own background is cut out by its stored cut
+      const { image: raw } = await decodeReference(cv, bytes, e.layout ? e.cut : features ? featureCut(features) : null);
       if (raw.width !== e.width || raw.height !== e.height) return null;
       const gray = toGray(raw);
       const stored = e.layout ?? (features ? featureLayout(features) : null);
@@ -234,6 +236,7 @@ export class VisualIndex {
       hull: f.hull,
       thumb: this.loadFeatures ? null : f.thumb.slice(), // kept: a copy, not a view of the whole blob
       layout: this.loadFeatures ? null : f.layout.slice(),
+      cut: this.loadFeatures ? null : (f.cut?.slice() ?? null),
       vocabVersion: -1,
       slot: this.slots.length,
     };

@@ -21,6 +21,7 @@ export interface DecodedFeatures {
   hull: Float32Array; // x,y pairs: convex hull of the pin (reference frame)
   thumb: Uint8Array; // JPEG of the reference at THUMB_SIDE (reference frame scaled); also a view of the blob
   layout: Uint8Array; // the reference's layout (detail.server.ts, encodeLayout); a view, empty in a PDX1 blob
+  cut: Uint8Array | null; // how the pin was cut out of a photo (decodeReference; empty: used as it is); null before PDX3
 }
 
 /** Decodes any image sharp reads into RGB, longest side at most maxSide. */
@@ -79,20 +80,28 @@ const CUT_MAX_AREA = 0.9;
  * holds the pin, its colour models learnt from the rest), the largest piece with its holes filled is kept,
  * the frame cropped to the pin at the photo's own resolution and the background painted white. Without
  * it, the pin is a small part of a 512 px frame of fabric and table, and the checks compare backgrounds.
- * Deterministic (fixed seed), so that the features and the detail check see the same image.
+ * The cut is returned (empty for an image used as it is) and stored with the features, so that the detail
+ * check crops the same image again without GrabCut (`stored`); a reference without it is cut again, the
+ * same way (fixed seed).
  */
-export async function decodeReference(cv: CV, image: Buffer | Uint8Array): Promise<RawImage> {
+export async function decodeReference(cv: CV, image: Buffer | Uint8Array, stored: Uint8Array | null = null): Promise<{ image: RawImage; cut: Uint8Array }> {
   const img = await decodeRGB(image, REF_SIDE, REF_SIDE);
-  if (whiteBorder(img) >= WHITE_BORDER) return img;
-  const small = await decodeRGB(image, CUT_SIDE);
-  const w = small.width, h = small.height;
-  const cut = cutPin(cv, small);
-  if (!cut) return img;
+  const asItIs = { image: img, cut: new Uint8Array(0) };
+  let cut: { mask: Uint8Array; w: number; h: number } | null;
+  if (stored) cut = stored.length ? decodeCut(stored) : null;
+  else if (whiteBorder(img) >= WHITE_BORDER) cut = null;
+  else {
+    const small = await decodeRGB(image, CUT_SIDE);
+    const mask = cutPin(cv, small);
+    cut = mask && { mask, w: small.width, h: small.height };
+  }
+  if (!cut) return asItIs;
+  const { mask, w, h } = cut;
   // the pin's box, padded, in the photo as decoded (oriented, at most 1600 px: the stored size)
   let x0 = w, y0 = h, x1 = -1, y1 = -1;
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++)
-      if (cut[y * w + x]) {
+      if (mask[y * w + x]) {
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
@@ -102,11 +111,11 @@ export async function decodeReference(cv: CV, image: Buffer | Uint8Array): Promi
   const meta = await base.metadata();
   const W = meta.autoOrient?.width ?? meta.width ?? 0;
   const H = meta.autoOrient?.height ?? meta.height ?? 0;
-  const k = W / w;
+  const kx = W / w, ky = H / h;
   const pad = Math.max(x1 - x0, y1 - y0) * 0.04 + 1;
-  const left = Math.max(0, Math.floor((x0 - pad) * k)), top = Math.max(0, Math.floor((y0 - pad) * (H / h)));
-  const right = Math.min(W, Math.ceil((x1 + 1 + pad) * k)), bottom = Math.min(H, Math.ceil((y1 + 1 + pad) * (H / h)));
-  if (right - left < 8 || bottom - top < 8) return img;
+  const left = Math.max(0, Math.floor((x0 - pad) * kx)), top = Math.max(0, Math.floor((y0 - pad) * ky));
+  const right = Math.min(W, Math.ceil((x1 + 1 + pad) * kx)), bottom = Math.min(H, Math.ceil((y1 + 1 + pad) * ky));
+  if (x1 < 0 || right - left < 8 || bottom - top < 8) return asItIs;
   const { data, info } = await base
     .extract({ left, top, width: right - left, height: bottom - top })
     .flatten({ background: "#ffffff" })
@@ -117,8 +126,8 @@ export async function decodeReference(cv: CV, image: Buffer | Uint8Array): Promi
     .toBuffer({ resolveWithObject: true });
   // the background painted white: the cut brought to this size (bilinear, thresholded)
   const out = new Uint8Array(data.buffer, data.byteOffset, data.length);
-  const sx = (right - left) / info.width / (W / w), sy = (bottom - top) / info.height / (H / h);
-  const ox = left / (W / w), oy = top / (H / h);
+  const sx = (right - left) / info.width / kx, sy = (bottom - top) / info.height / ky;
+  const ox = left / kx, oy = top / ky;
   for (let y = 0; y < info.height; y++) {
     const fy = Math.min(h - 1, Math.max(0, oy + (y + 0.5) * sy - 0.5));
     const iy = Math.min(h - 2, Math.floor(fy)), ty = fy - iy;
@@ -126,12 +135,45 @@ export async function decodeReference(cv: CV, image: Buffer | Uint8Array): Promi
       const fx = Math.min(w - 1, Math.max(0, ox + (x + 0.5) * sx - 0.5));
       const ix = Math.min(w - 2, Math.floor(fx)), tx = fx - ix;
       const v =
-        (cut[iy * w + ix] * (1 - tx) + cut[iy * w + ix + 1] * tx) * (1 - ty) +
-        (cut[(iy + 1) * w + ix] * (1 - tx) + cut[(iy + 1) * w + ix + 1] * tx) * ty;
+        (mask[iy * w + ix] * (1 - tx) + mask[iy * w + ix + 1] * tx) * (1 - ty) +
+        (mask[(iy + 1) * w + ix] * (1 - tx) + mask[(iy + 1) * w + ix + 1] * tx) * ty;
       if (v < 0.5) out.fill(255, (y * info.width + x) * 3, (y * info.width + x) * 3 + 3);
     }
   }
-  return { data: out, width: info.width, height: info.height };
+  return { image: { data: out, width: info.width, height: info.height }, cut: encodeCut(mask, w, h) };
+}
+
+/** A cut (1 = pin) as its size and the lengths of its alternating runs, background first (16 bits each). */
+function encodeCut(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const runs: number[] = [w, h];
+  let value = 0, run = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] === value) run++;
+    else {
+      runs.push(run);
+      value = mask[i];
+      run = 1;
+    }
+  }
+  runs.push(run);
+  const out = new Uint8Array(runs.length * 2);
+  const dv = new DataView(out.buffer);
+  runs.forEach((r, k) => dv.setUint16(k * 2, r, true));
+  return out;
+}
+
+function decodeCut(bytes: Uint8Array): { mask: Uint8Array; w: number; h: number } | null {
+  if (bytes.length < 6) return null;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const w = dv.getUint16(0, true), h = dv.getUint16(2, true);
+  const mask = new Uint8Array(w * h);
+  let at = 0, value = 0;
+  for (let k = 4; k + 1 < bytes.length && at < mask.length; k += 2, value ^= 1) {
+    const run = dv.getUint16(k, true);
+    if (value) mask.fill(1, at, Math.min(mask.length, at + run));
+    at += run;
+  }
+  return w >= 2 && h >= 2 ? { mask, w, h } : null;
 }
 
 /** The pin in a small photo (1 = pin), or null when GrabCut finds nothing pin-sized. */
@@ -311,12 +353,14 @@ function pinHull(img: RawImage): Float32Array {
 
 const MAGIC = 0x31584450; // "PDX1": header of 6 words, no layout
 const MAGIC_V2 = 0x32584450; // "PDX2": a 7th word, the layout's length, and the layout after the thumbnail
+const MAGIC_V3 = 0x33584450; // "PDX3": an 8th word, the cut's length, and the cut after the layout
 const HEADER_V1 = 6 * 4;
 const HEADER_V2 = 7 * 4;
+const HEADER_V3 = 8 * 4;
 
 export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<Uint8Array> {
   const cv = await getCV();
-  const img = await decodeReference(cv, image);
+  const { image: img, cut } = await decodeReference(cv, image);
   const gray = toGray(img);
   const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: 1000, fastThreshold: 12, nlevels: 8 });
   const hull = pinHull(img);
@@ -330,17 +374,18 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
     .toBuffer();
   const n = orb.points.length / 2;
   const h = hull.length / 2;
-  const headerBytes = HEADER_V2;
-  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length;
+  const headerBytes = HEADER_V3;
+  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length + cut.length;
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC_V2, true);
+  dv.setUint32(0, MAGIC_V3, true);
   dv.setUint32(4, img.width, true);
   dv.setUint32(8, img.height, true);
   dv.setUint32(12, n, true);
   dv.setUint32(16, h, true);
   dv.setUint32(20, thumb.length, true);
   dv.setUint32(24, layout.length, true);
+  dv.setUint32(28, cut.length, true);
   let off = headerBytes;
   for (let i = 0; i < n * 2; i++, off += 4) dv.setFloat32(off, orb.points[i], true);
   out.set(orb.desc, off);
@@ -348,23 +393,26 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   for (let i = 0; i < h * 2; i++, off += 4) dv.setFloat32(off, hull[i], true);
   out.set(thumb, off);
   out.set(layout, off + thumb.length);
+  out.set(cut, off + thumb.length + layout.length);
   return out;
 }
 
-/** The header of a feature blob; throws on anything else. */
-function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number } {
+/** The header of a feature blob; throws on anything else. cutLength is -1 before PDX3 (no cut stored). */
+function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number; cutLength: number } {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const magic = buf.byteLength >= HEADER_V1 ? dv.getUint32(0, true) : 0;
-  if ((magic !== MAGIC && magic !== MAGIC_V2) || (magic === MAGIC_V2 && buf.byteLength < HEADER_V2)) throw new Error("Unsupported pin feature blob");
+  const header = magic === MAGIC ? HEADER_V1 : magic === MAGIC_V2 ? HEADER_V2 : magic === MAGIC_V3 ? HEADER_V3 : 0;
+  if (!header || buf.byteLength < header) throw new Error("Unsupported pin feature blob");
   return {
     dv,
-    header: magic === MAGIC_V2 ? HEADER_V2 : HEADER_V1,
+    header,
     width: dv.getUint32(4, true),
     height: dv.getUint32(8, true),
     n: dv.getUint32(12, true),
     h: dv.getUint32(16, true),
     thumbLength: dv.getUint32(20, true),
-    layoutLength: magic === MAGIC_V2 ? dv.getUint32(24, true) : 0,
+    layoutLength: header >= HEADER_V2 ? dv.getUint32(24, true) : 0,
+    cutLength: header >= HEADER_V3 ? dv.getUint32(28, true) : -1,
   };
 }
 
@@ -378,7 +426,7 @@ function thumbOffset(header: number, n: number, h: number): number {
  * keeps them beyond the blob's life copies what it keeps.
  */
 export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
-  const { dv, header, width, height, n, h, thumbLength, layoutLength } = readHeader(buf);
+  const { dv, header, width, height, n, h, thumbLength, layoutLength, cutLength } = readHeader(buf);
   let off = header;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, off += 4) points[i] = dv.getFloat32(off, true);
@@ -388,7 +436,9 @@ export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
   for (let i = 0; i < h * 2; i++, off += 4) hull[i] = dv.getFloat32(off, true);
   const thumb = buf.subarray(off, off + thumbLength);
   const layout = buf.subarray(off + thumbLength, off + thumbLength + layoutLength);
-  return { width, height, points, desc, hull, thumb, layout };
+  const at = off + thumbLength + layoutLength;
+  const cut = cutLength < 0 ? null : buf.subarray(at, at + cutLength);
+  return { width, height, points, desc, hull, thumb, layout, cut };
 }
 
 /** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
@@ -403,4 +453,11 @@ export function featureLayout(buf: Uint8Array): Uint8Array {
   const { header, n, h, thumbLength, layoutLength } = readHeader(buf);
   const off = thumbOffset(header, n, h) + thumbLength;
   return buf.slice(off, off + layoutLength);
+}
+
+/** Only the stored cut of a feature blob (null before PDX3: the reference is cut again), copied out of it. */
+export function featureCut(buf: Uint8Array): Uint8Array | null {
+  const { header, n, h, thumbLength, layoutLength, cutLength } = readHeader(buf);
+  const off = thumbOffset(header, n, h) + thumbLength + layoutLength;
+  return cutLength < 0 ? null : buf.slice(off, off + cutLength);
 }
