@@ -783,6 +783,13 @@ function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold
   return best;
 }
 
+/** A near-white pixel: the studio background of a catalogue shot (and light enamel or silver, too). */
+export function nearWhite(r: number, g: number, b: number): boolean {
+  const mx = r > g ? (r > b ? r : b) : g > b ? g : b;
+  const mn = r < g ? (r < b ? r : b) : g < b ? g : b;
+  return mn > 175 && mx - mn < 30;
+}
+
 export const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference (pinMask)
 
 /**
@@ -802,12 +809,7 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
   const n = W * H;
   // 0: near-white, not reached yet; 1: background (near-white, reached from the border); 2: not near-white
   const state = new Uint8Array(n);
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    const r = data[j], g = data[j + 1], b = data[j + 2];
-    const mx = r > g ? (r > b ? r : b) : g > b ? g : b;
-    const mn = r < g ? (r < b ? r : b) : g < b ? g : b;
-    if (!(mn > 175 && mx - mn < 30)) state[i] = 2;
-  }
+  for (let i = 0, j = 0; i < n; i++, j += 3) if (!nearWhite(data[j], data[j + 1], data[j + 2])) state[i] = 2;
   // flood fill from the border; a pixel is marked when it is pushed, so the stack never holds more than n
   const stack = new Int32Array(n);
   let top = 0;

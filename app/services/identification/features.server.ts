@@ -1,7 +1,7 @@
 // Image decoding, ORB extraction and the binary format of PinFeatures.
 import sharp from "sharp";
 import { getCV, type CV } from "./opencv.server";
-import { encodeLayout, referenceLayout } from "./detail.server";
+import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
 export const THUMB_SIDE = 256; // stored colour thumbnail for aligned comparison
@@ -49,10 +49,8 @@ function whiteBorder(img: RawImage): number {
   let white = 0, n = 0;
   const visit = (x: number, y: number) => {
     const j = (y * W + x) * 3;
-    const r = data[j], g = data[j + 1], b = data[j + 2];
-    const mx = Math.max(r, g, b), mn = Math.min(r, g, b);
     n++;
-    if (mn > 175 && mx - mn < 30) white++;
+    if (nearWhite(data[j], data[j + 1], data[j + 2])) white++;
   };
   for (let x = 0; x < W; x += 2) for (const y of [0, 1, H - 2, H - 1]) visit(x, y);
   for (let y = 0; y < H; y += 2) for (const x of [0, 1, W - 2, W - 1]) visit(x, y);
@@ -85,17 +83,20 @@ const CUT_MAX_AREA = 0.9;
  * same way (fixed seed).
  */
 export async function decodeReference(cv: CV, image: Buffer | Uint8Array, stored: Uint8Array | null = null): Promise<{ image: RawImage; cut: Uint8Array }> {
-  const img = await decodeRGB(image, REF_SIDE, REF_SIDE);
-  const asItIs = { image: img, cut: new Uint8Array(0) };
-  let cut: { mask: Uint8Array; w: number; h: number } | null;
+  // the image as it is: decoded only when it is used (a stored cut crops the photo itself)
+  let whole: RawImage | null = null;
+  const asItIs = async () => ({ image: whole ?? (await decodeRGB(image, REF_SIDE, REF_SIDE)), cut: new Uint8Array(0) });
+  let cut: { mask: Uint8Array; w: number; h: number } | null = null;
   if (stored) cut = stored.length ? decodeCut(stored) : null;
-  else if (whiteBorder(img) >= WHITE_BORDER) cut = null;
   else {
-    const small = await decodeRGB(image, CUT_SIDE);
-    const mask = cutPin(cv, small);
-    cut = mask && { mask, w: small.width, h: small.height };
+    whole = await decodeRGB(image, REF_SIDE, REF_SIDE);
+    if (whiteBorder(whole) < WHITE_BORDER) {
+      const small = await decodeRGB(image, CUT_SIDE);
+      const mask = cutPin(cv, small);
+      cut = mask && { mask, w: small.width, h: small.height };
+    }
   }
-  if (!cut) return asItIs;
+  if (!cut) return asItIs();
   const { mask, w, h } = cut;
   // the pin's box, padded, in the photo as decoded (oriented, at most 1600 px: the stored size)
   let x0 = w, y0 = h, x1 = -1, y1 = -1;
@@ -115,7 +116,7 @@ export async function decodeReference(cv: CV, image: Buffer | Uint8Array, stored
   const pad = Math.max(x1 - x0, y1 - y0) * 0.04 + 1;
   const left = Math.max(0, Math.floor((x0 - pad) * kx)), top = Math.max(0, Math.floor((y0 - pad) * ky));
   const right = Math.min(W, Math.ceil((x1 + 1 + pad) * kx)), bottom = Math.min(H, Math.ceil((y1 + 1 + pad) * ky));
-  if (x1 < 0 || right - left < 8 || bottom - top < 8) return asItIs;
+  if (x1 < 0 || right - left < 8 || bottom - top < 8) return asItIs();
   const { data, info } = await base
     .extract({ left, top, width: right - left, height: bottom - top })
     .flatten({ background: "#ffffff" })
