@@ -1,7 +1,7 @@
 /**
  * Standalone benchmark of the visual identification engine (no server, no DB).
  *
- *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json]
+ *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace]
  *
  * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root.
  * Builds a VisualIndex from catalogue.csv, runs every query of truth.csv one at a time and prints
@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { extractFeatures, VisualIndex, type MatchResult } from "../../app/services/identification/engine.server";
+import { extractFeatures, VisualIndex, type CandidateDebug, type MatchResult } from "../../app/services/identification/engine.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const benchDir = resolve(repoRoot, process.env.BENCH_DIR ?? "../shared/bench/identify");
@@ -26,6 +26,7 @@ const limit = Number(arg("--limit") ?? 0) || 0;
 const every = Number(arg("--every") ?? 1) || 1;
 const distractors = Number(arg("--distractors") ?? 0) || 0;
 const jsonOut = arg("--json");
+const trace = process.argv.includes("--trace"); // keep each candidate's diagnostics in the --json rows
 
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -138,20 +139,21 @@ async function main(): Promise<void> {
   };
   const reasons: Record<string, number> = {};
   const perFamily: Record<string, { n: number; ok: number }> = {};
-  const rows: { query: string; kind: string; expected: string; result: MatchResult | null; ms: number }[] = [];
+  const rows: { query: string; kind: string; expected: string; result: MatchResult | null; ms: number; debug?: CandidateDebug[] }[] = [];
   for (const [query, expected, kind, family] of truth) {
     const buf = readFileSync(join(benchDir, query));
     const t = performance.now();
     let res: MatchResult | null = null;
+    const debug: CandidateDebug[] | undefined = trace ? [] : undefined;
     try {
-      res = await index.match(buf);
+      res = await index.match(buf, { debug });
     } catch (e) {
       stats.errors++;
       console.error(query, e);
     }
     const ms = performance.now() - t;
     lat.push(ms);
-    rows.push({ query, kind, expected, result: res, ms });
+    rows.push({ query, kind, expected, result: res, ms, debug });
     if (!res) continue;
     reasons[`${kind}:${res.reason}`] = (reasons[`${kind}:${res.reason}`] ?? 0) + 1;
     if (kind === "known") {
