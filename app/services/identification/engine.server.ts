@@ -574,7 +574,26 @@ export class VisualIndex {
       return { pinId: v.e.pinId, score: sc };
     });
     const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
-    if (!winner) return { best: null, candidates: unsure(), reason: "no_match", timings };
+    // no match: the closest pins are those with the most geometric evidence; once the colour
+    // comparison's favourite is rejected, its order is no better a guess (on the public set the photo's
+    // own pin came first among the suggestions for 64 of the 73 no-match photos that suggest it, in
+    // duel order for 54)
+    const closest = () => {
+      const most = new Map<string, Verified>();
+      for (const v of verified) {
+        const cur = most.get(v.e.pinId);
+        if (!cur || v.inliers > cur.inliers) most.set(v.e.pinId, v);
+      }
+      let top = 49;
+      return [...most.values()]
+        .sort((x, y) => y.inliers - x.inliers || pinScore(y) - pinScore(x))
+        .slice(0, limit)
+        .map((v) => {
+          top = Math.min(top, Math.round(pinScore(v)));
+          return { pinId: v.e.pinId, score: top };
+        });
+    };
+    if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
     const resid = winner.resid ?? 99;
     const allowed = allowedResid(winner.inliers);
     // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
@@ -593,7 +612,7 @@ export class VisualIndex {
           return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
         }
       }
-      return { best: null, candidates: unsure(), reason: "no_match", timings };
+      return { best: null, candidates: closest(), reason: "no_match", timings };
     };
     if (!colourOk && !detailOk) return noMatch();
     const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
