@@ -1,6 +1,6 @@
 // Lazy, shared initialisation of the OpenCV WASM build (@opencvjs/node: OpenCV 4.13 compiled for
-// Node.js with -O3 by a current Emscripten; the same answers as the @techstark/opencv-js 4.12 build
-// it replaced, in about 10% less time per photo: ORB 46 -> 36 ms).
+// Node.js with -O3 by a current Emscripten). It replaced the @techstark/opencv-js 4.12 build: the same
+// stored features and the same answers on the benchmark, ORB about 43 -> 35 ms per photo at the median.
 // Loaded through require: the package is CommonJS, and its loader is a plain function that returns
 // a promise of the module (the module itself is not "thenable", so awaiting it settles).
 import { createRequire } from "node:module";
