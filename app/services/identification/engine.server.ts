@@ -621,8 +621,10 @@ export class VisualIndex {
       // each is checked in detail and their differing letters are compared with the photo (a pin that
       // is no look-alike of another has no letters to compare, and is not checked)
       const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
-      for (const v of plausible)
-        if (v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v))) await detailFor(v);
+      const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
+      // their references are read and decoded (by sharp, off the main thread) while the first is checked
+      for (const v of others) void this.detailOf(v.e);
+      for (const v of others) await detailFor(v);
       const read = readLetters(cv, ordered, warps, lookAlikeOf);
       lap("letters");
       const dv = read && warps.get(read.v)?.d;
