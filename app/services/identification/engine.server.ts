@@ -576,7 +576,7 @@ export class VisualIndex {
     const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
     // no match: the closest pins are those with the most geometric evidence; once the colour
     // comparison's favourite is rejected, its order is no better a guess (on the public set the photo's
-    // own pin came first among the suggestions for 64 of the 73 no-match photos that suggest it, in
+    // own pin came first among the suggestions for 65 of the 74 no-match photos that suggest it, in
     // duel order for 54)
     const closest = () => {
       const most = new Map<string, Verified>();
