@@ -133,6 +133,42 @@ export async function savePreparedImage(tx: Db, image: PreparedImage): Promise<S
   return { id: image.id, width: image.width, height: image.height, url: imageUrl(image.id), created: !existing };
 }
 
+/**
+ * Image writes that their caller did not wait for (an identification's photo is stored after the
+ * answer has gone out): whoever reads such an image waits for its write.
+ */
+const pendingWrites = new Map<string, Promise<void>>();
+
+/**
+ * Prepares and stores an image in the background under an id the caller chose. The id is known
+ * at once, so it can be recorded and answered while the photo is still being encoded; readers of
+ * it (the image route, the pin forms that reference it, feature extraction) wait for the write.
+ * A failure is logged: the record that names the image stays, without its picture.
+ */
+export function storeImageLater(id: string, prepare: () => Promise<PreparedImage>): void {
+  if (pendingWrites.has(id)) return;
+  const write = (async () => {
+    try {
+      const stored = await db().select({ id: images.id }).from(images).where(eq(images.id, id)).get();
+      if (stored) return;
+      const prepared = await prepare();
+      await transaction((tx) => savePreparedImage(tx, { ...prepared, id }));
+    } catch (error) {
+      console.error(`[images] image ${id} could not be stored:`, error instanceof Error ? error.message : error);
+    } finally {
+      pendingWrites.delete(id);
+    }
+  })();
+  pendingWrites.set(id, write);
+}
+
+/** Resolves when the background writes of these images (all, without ids) have ended. */
+export async function imageWritesSettled(ids?: Iterable<string>): Promise<void> {
+  if (pendingWrites.size === 0) return;
+  const waits = ids ? [...ids].map((id) => pendingWrites.get(id)).filter((w): w is Promise<void> => !!w) : [...pendingWrites.values()];
+  await Promise.all(waits);
+}
+
 /** Validates, normalises and stores one image; returns its id and URL. */
 export async function storeImage(input: Buffer | Uint8Array | Blob | string, options: { square?: number } = {}): Promise<StoredImage> {
   const prepared = await prepareImage(input, options);
@@ -150,6 +186,7 @@ export function imageIdOf(ref: string): string | null {
 }
 
 export async function getImageVariant(id: string, variant: ImageVariant | 'master', format: ImageFormat) {
+  await imageWritesSettled([id]);
   if (variant === 'master') {
     const row = await db().select({ bytes: images.bytes, width: images.width, height: images.height }).from(images).where(eq(images.id, id)).get();
     if (!row) throw new NotFound('Image not found');
@@ -166,6 +203,7 @@ export async function getImageVariant(id: string, variant: ImageVariant | 'maste
 
 /** The normalised master bytes (for feature extraction and re-processing). */
 export async function getImageMaster(id: string): Promise<Buffer | null> {
+  await imageWritesSettled([id]);
   const row = await db().select({ bytes: images.bytes }).from(images).where(eq(images.id, id)).get();
   return row?.bytes ?? null;
 }
@@ -173,6 +211,7 @@ export async function getImageMaster(id: string): Promise<Buffer | null> {
 /** Dimensions of stored images, for width/height attributes on <img>. */
 export async function imageSizes(ids: string[]): Promise<Map<string, { width: number; height: number }>> {
   if (ids.length === 0) return new Map();
+  await imageWritesSettled(ids);
   const rows = await db().select({ id: images.id, width: images.width, height: images.height }).from(images).where(inArray(images.id, ids));
   return new Map(rows.map((r) => [r.id, { width: r.width, height: r.height }]));
 }

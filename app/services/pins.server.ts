@@ -23,7 +23,7 @@ import { refreshCollectionCounts, type UnlockedBadge } from './achievements.serv
 import { addCollectionEntry } from './collection.server';
 import { Forbidden, Invalid, NotFound, Unauthorized } from './errors';
 import { indexPinImages, removePinFromIndex } from './identification/index.server';
-import { imageIdOf, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
+import { imageIdOf, imageWritesSettled, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
 import { findOrCreateOrganization } from './organizations.server';
 import { toPinDto, type PinDto } from './pin-dto.server';
 
@@ -389,7 +389,7 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
  * must exist.
  */
 async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number, PreparedImage>): Promise<string[]> {
-  const refs = order.map((item) => (typeof item === 'string' ? imageIdOf(item.trim()) : null)).filter((x): x is string => !!x);
+  const refs = imageRefsOf(order);
   if (refs.length) {
     const found = new Set((await tx.select({ id: images.id }).from(images).where(inArray(images.id, refs))).map((r) => r.id));
     if (refs.some((r) => !found.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
@@ -407,7 +407,17 @@ async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number
   return [...new Set(ids)];
 }
 
-async function prepareUploads(uploads: { index: number; input: ImageInput }[]): Promise<Map<number, PreparedImage>> {
+/** The ids of images already stored that a list of images refers to ('/images/{id}'). */
+function imageRefsOf(order: ImageInput[]): string[] {
+  return order.map((item) => (typeof item === 'string' ? imageIdOf(item.trim()) : null)).filter((x): x is string => !!x);
+}
+
+/**
+ * The uploads decoded and re-encoded, before the transaction. An identification's photo referenced
+ * here may still be being written (it is stored after its answer): that write is waited for.
+ */
+async function prepareUploads(order: ImageInput[], uploads: { index: number; input: ImageInput }[]): Promise<Map<number, PreparedImage>> {
+  await imageWritesSettled(imageRefsOf(order));
   const prepared = new Map<number, PreparedImage>();
   // one at a time: sharp runs with concurrency 1 and phones upload few photos
   for (const u of uploads) prepared.set(u.index, await prepareImage(u.input));
@@ -437,7 +447,7 @@ export async function createPin(
   const imageList = imageListOf(input.images);
   if (Object.keys(issues).length) throw new Invalid(Object.values(issues)[0][0], issues);
 
-  const prepared = await prepareUploads(splitImages(imageList).uploads);
+  const prepared = await prepareUploads(imageList, splitImages(imageList).uploads);
   const primaryPhotoIndex = data.primaryPhotoIndex != null && data.primaryPhotoIndex < imageList.length ? data.primaryPhotoIndex : 0;
 
   const { pinId, imageIds, newlyUnlockedBadges } = await transaction(async (tx) => {
@@ -519,7 +529,7 @@ export async function updatePin(actor: SessionUser | null, id: string, input: Up
     const list = imageListOf(raw.images);
     imageChange = { ...splitImages(list), order: list };
   }
-  const prepared = imageChange ? await prepareUploads(imageChange.uploads) : new Map<number, PreparedImage>();
+  const prepared = imageChange ? await prepareUploads(imageChange.order, imageChange.uploads) : new Map<number, PreparedImage>();
 
   const patch: Partial<typeof pins.$inferInsert> = {};
   if (has('name') && data.name !== undefined) patch.name = data.name;

@@ -24,6 +24,7 @@ import {
 } from '~/services/identification/identify.server';
 import { getVisualIndex, removePinFromIndex } from '~/services/identification/index.server';
 import { importCatalogue } from '~/cli/catalogue-import';
+import { getImageVariant, imageWritesSettled } from '~/services/images.server';
 import { createPin } from '~/services/pins.server';
 import { createUser } from '../support/factories';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
@@ -115,7 +116,8 @@ describe('input validation', () => {
 describe('identification', () => {
   it('identifies a known pin from a photo, stores the photo, the row and the count', async () => {
     const before = await db().select().from(pins).where(eq(pins.id, knownPinId)).get();
-    const result = await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: -12 })));
+    const photo = await phonePhoto(knownArt, { rotate: -12 });
+    const result = await identifyPin(null, dataUrl(photo));
     expect(result.identified).toBe(true);
     expect(result.pin?.name).toBe('Springfield Falcons 12U - Cooperstown 2019');
     expect(result.confidence).toBeGreaterThan(0);
@@ -134,6 +136,15 @@ describe('identification', () => {
     const again = await getIdentificationResult(result.identificationId);
     expect(again.pin?.id).toBe(knownPinId);
     expect(again.imageData).toBe(result.imageData);
+    // the photo is stored just after the answer; reading it waits for that write
+    const served = await getImageVariant(result.imageId, 'full', 'jpeg');
+    expect(served.bytes.byteLength).toBeGreaterThan(1000);
+    expect(served.width).toBeLessThanOrEqual(1024);
+    // the same photo sent again is stored once, under the same id
+    const repeat = await identifyPin(null, dataUrl(photo));
+    expect(repeat.imageId).toBe(result.imageId);
+    await imageWritesSettled();
+    expect((await getImageVariant(repeat.imageId, 'thumb', 'webp')).width).toBeLessThanOrEqual(320);
   });
 
   it('answers no match for a pin that is not in the catalogue, and stores it without a pin', async () => {

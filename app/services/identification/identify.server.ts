@@ -4,8 +4,10 @@
  * photo bytes -> validation (413 over 5 MB; not an image 415, not decodable 400, both with
  * `image_parse_error` in the message so clients show 'Unsupported Image') -> the visual index
  * (and, when configured, the AI analysis, in parallel) -> the response of spec §3.
- * The photo, the identification row, the pin's identificationCount and the user's stats and badges
- * are written in ONE transaction.
+ * The identification row, the pin's identificationCount and the user's stats and badges are written
+ * in ONE transaction before the answer; the photo itself is encoded and stored just after it
+ * (`storeImageLater`), under an id taken from the uploaded bytes, so that its encoding neither
+ * competes with the match for the CPU nor delays the answer. Readers of the photo wait for it.
  */
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -17,7 +19,7 @@ import { db } from '~/db/index.server';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { recordIdentificationActivity, type UnlockedBadge } from '../achievements.server';
 import { AppError, Forbidden, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
-import { imageIdOf, imageUrl, savePreparedImage, sniffImageType, toImageBytes, VARIANT_SIZES, type PreparedImage } from '../images.server';
+import { imageIdOf, imageUrl, sniffImageType, storeImageLater, toImageBytes, VARIANT_SIZES, type PreparedImage } from '../images.server';
 import type { PinDto } from '../pin-dto.server';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
@@ -96,13 +98,18 @@ export async function readPhoto(input: unknown): Promise<Buffer> {
   return bytes;
 }
 
+/** The stored photo's id: from the uploaded bytes, so that it is known before the photo is encoded. */
+function photoIdOf(bytes: Buffer): string {
+  return createHash('sha256').update('identification-photo').update(bytes).digest('hex').slice(0, 32);
+}
+
 /**
  * The photo as the image store keeps it (metadata stripped, auto-rotated, at most 1600 px, JPEG
  * master + thumb/full variants in WebP and JPEG), encoded with fast settings: it is written on
- * every identification, beside the visual match, so it must not cost more than the match itself
- * (the store's default mozjpeg/WebP effort took about 140 ms per phone photo, these about 45 ms).
+ * every identification, so it must not cost much (the store's default mozjpeg/WebP effort took
+ * about 140 ms per phone photo, these about 45 ms).
  */
-async function preparePhoto(bytes: Buffer): Promise<PreparedImage> {
+async function preparePhoto(bytes: Buffer, id: string): Promise<PreparedImage> {
   try {
     const out = await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 })
       .rotate()
@@ -120,7 +127,6 @@ async function preparePhoto(bytes: Buffer): Promise<PreparedImage> {
       variants.push({ variant, format: 'webp', width: webp.info.width, height: webp.info.height, bytes: webp.data });
       variants.push({ variant, format: 'jpeg', width: jpeg.info.width, height: jpeg.info.height, bytes: jpeg.data });
     }
-    const id = createHash('sha256').update(master).digest('hex').slice(0, 32);
     return { id, master, width: out.info.width, height: out.info.height, variants };
   } catch {
     // the header said image, the body did not decode (truncated, corrupt, a codec sharp lacks)
@@ -191,9 +197,9 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
   const ai = aiConfig();
 
   const index = await getVisualIndex();
-  // decode/store, visual match and AI run side by side; the match does not wait for the store
-  const [prepared, match, aiOutcome] = await Promise.all([
-    preparePhoto(bytes),
+  const imageId = photoIdOf(bytes);
+  // the visual match and the AI run side by side; the photo is stored after the answer
+  const [match, aiOutcome] = await Promise.all([
     index.match(bytes, { limit: 8 }).catch((error: unknown): MatchResult => {
       // a photo the engine cannot read is the same error as one sharp cannot decode
       if (error instanceof AppError) throw error;
@@ -259,19 +265,18 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
     serviceUnavailable,
     analysis,
     similar: similarPins.map((s) => ({ pinId: s.pin.id, matchScore: s.matchScore })),
-    imageId: prepared.id,
+    imageId,
     aiUsed: !!aiOutcome?.ok,
     timings: { ...match.timings, totalMs: Math.round(performance.now() - started) },
   };
 
   const { identificationId, newlyUnlockedBadges } = await transaction(async (tx) => {
-    await savePreparedImage(tx, prepared);
     const [row] = await tx
       .insert(identifications)
       .values({
         pinId: identified ? bestId : null,
         userId: actor?.id ?? null,
-        imageData: prepared.id,
+        imageData: imageId,
         confidence: identified ? confidence : 0,
         identificationData: stored as unknown as Record<string, unknown>,
       })
@@ -282,6 +287,7 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
     const badges = actor ? await recordIdentificationActivity(tx, actor.id, { successful: identified, now: opts.now, timeZone: opts.timeZone }) : [];
     return { identificationId: row.id, newlyUnlockedBadges: badges };
   });
+  storeImageLater(imageId, () => preparePhoto(bytes, imageId));
 
   return {
     identified,
@@ -292,8 +298,8 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
     serviceUnavailable,
     analysis,
     similarPins,
-    imageData: imageUrl(prepared.id),
-    imageId: prepared.id,
+    imageData: imageUrl(imageId),
+    imageId,
     newlyUnlockedBadges,
     outcome,
     identificationId,
