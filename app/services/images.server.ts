@@ -11,7 +11,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import sharp, { type OutputInfo } from 'sharp';
 import { db, transaction, type Db } from '~/db/index.server';
 import { imageVariants, images, type ImageFormat, type ImageVariant } from '~/db/schema';
-import { MAX_IMAGE_BYTES } from '~/utils/constants';
+import { IMAGE_FORMATS, IMAGE_VARIANTS, MAX_IMAGE_BYTES } from '~/utils/constants';
 import { Invalid, NotFound, TooLarge, UnsupportedMediaType } from './errors';
 
 sharp.cache(false);
@@ -81,8 +81,11 @@ export interface NormalisedImage {
   height: number;
 }
 
-/** Decodes, auto-rotates, strips metadata and re-encodes; no database work. */
-export async function normaliseImage(bytes: Buffer, options: { square?: number } = {}): Promise<NormalisedImage> {
+/**
+ * Decodes, auto-rotates, strips metadata and re-encodes; no database work. `fast` encodes with plain
+ * libjpeg instead of mozjpeg (a file a few percent larger, encoded several times faster).
+ */
+export async function normaliseImage(bytes: Buffer, options: { square?: number; fast?: boolean } = {}): Promise<NormalisedImage> {
   assertAcceptableImage(bytes);
   let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 }).rotate();
   if (options.square) {
@@ -92,7 +95,7 @@ export async function normaliseImage(bytes: Buffer, options: { square?: number }
   }
   let out: { data: Buffer; info: OutputInfo };
   try {
-    out = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer({ resolveWithObject: true });
+    out = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: !options.fast }).toBuffer({ resolveWithObject: true });
   } catch {
     // the header said image, the body did not decode (truncated, corrupt, or a codec sharp lacks)
     throw new UnsupportedMediaType('Invalid file type');
@@ -101,17 +104,55 @@ export async function normaliseImage(bytes: Buffer, options: { square?: number }
   return { id, master: out.data, width: out.info.width, height: out.info.height };
 }
 
-async function renderVariants(master: Buffer) {
-  const rows: { variant: ImageVariant; format: ImageFormat; width: number; height: number; bytes: Buffer }[] = [];
-  for (const variant of ['thumb', 'full'] as const) {
-    const size = VARIANT_SIZES[variant];
-    const base = sharp(master).resize(size, size, { fit: 'inside', withoutEnlargement: true });
-    const webp = await base.clone().webp({ quality: variant === 'thumb' ? 70 : 80 }).toBuffer({ resolveWithObject: true });
-    const jpeg = await base.clone().jpeg({ quality: variant === 'thumb' ? 74 : 82, mozjpeg: true }).toBuffer({ resolveWithObject: true });
-    rows.push({ variant, format: 'webp', width: webp.info.width, height: webp.info.height, bytes: webp.data });
-    rows.push({ variant, format: 'jpeg', width: jpeg.info.width, height: jpeg.info.height, bytes: jpeg.data });
-  }
+interface VariantRow {
+  variant: ImageVariant;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  bytes: Buffer;
+}
+
+/**
+ * One variant of a master. `fast` (a variant rendered when it is first asked for, below) trades a
+ * few percent of file size for encoding speed: WebP effort 0 and plain libjpeg instead of mozjpeg.
+ */
+async function renderVariant(master: Buffer, variant: ImageVariant, format: ImageFormat, fast = false): Promise<VariantRow> {
+  const size = VARIANT_SIZES[variant];
+  const base = sharp(master).resize(size, size, { fit: 'inside', withoutEnlargement: true });
+  const out =
+    format === 'webp'
+      ? await base.webp({ quality: variant === 'thumb' ? 70 : 80, ...(fast ? { effort: 0 } : {}) }).toBuffer({ resolveWithObject: true })
+      : await base.jpeg({ quality: variant === 'thumb' ? 74 : 82, mozjpeg: !fast }).toBuffer({ resolveWithObject: true });
+  return { variant, format, width: out.info.width, height: out.info.height, bytes: out.data };
+}
+
+async function renderVariants(master: Buffer): Promise<VariantRow[]> {
+  const rows: VariantRow[] = [];
+  for (const variant of IMAGE_VARIANTS) for (const format of IMAGE_FORMATS) rows.push(await renderVariant(master, variant, format));
   return rows;
+}
+
+/** Variants being rendered on demand, so that simultaneous requests for one render it once. */
+const rendering = new Map<string, Promise<VariantRow | null>>();
+
+/**
+ * A variant that was not rendered when its image was stored (an identification's photo is stored
+ * as its master only: most are never looked at again, and at most one or two of its four variants
+ * are), rendered from the master when first asked for and kept.
+ */
+function renderMissingVariant(id: string, variant: ImageVariant, format: ImageFormat): Promise<VariantRow | null> {
+  const key = `${id}:${variant}:${format}`;
+  const pending = rendering.get(key);
+  if (pending) return pending;
+  const job = (async () => {
+    const master = await db().select({ bytes: images.bytes }).from(images).where(eq(images.id, id)).get();
+    if (!master) return null;
+    const row = await renderVariant(master.bytes, variant, format, true);
+    await db().insert(imageVariants).values({ ...row, imageId: id }).onConflictDoNothing();
+    return row;
+  })().finally(() => rendering.delete(key));
+  rendering.set(key, job);
+  return job;
 }
 
 /** Prepared rows for an image, so callers can write them inside their own transaction. */
@@ -128,7 +169,7 @@ export async function savePreparedImage(tx: Db, image: PreparedImage): Promise<S
   const existing = await tx.select({ id: images.id }).from(images).where(eq(images.id, image.id)).get();
   if (!existing) {
     await tx.insert(images).values({ id: image.id, width: image.width, height: image.height, bytes: image.master, byteSize: image.master.byteLength });
-    await tx.insert(imageVariants).values(image.variants.map((v) => ({ ...v, imageId: image.id }))).onConflictDoNothing();
+    if (image.variants.length) await tx.insert(imageVariants).values(image.variants.map((v) => ({ ...v, imageId: image.id }))).onConflictDoNothing();
   }
   return { id: image.id, width: image.width, height: image.height, url: imageUrl(image.id), created: !existing };
 }
@@ -197,8 +238,9 @@ export async function getImageVariant(id: string, variant: ImageVariant | 'maste
     .from(imageVariants)
     .where(and(eq(imageVariants.imageId, id), eq(imageVariants.variant, variant), eq(imageVariants.format, format)))
     .get();
-  if (!row) throw new NotFound('Image not found');
-  return { bytes: row.bytes, format, width: row.width, height: row.height };
+  const found = row ?? (await renderMissingVariant(id, variant, format));
+  if (!found) throw new NotFound('Image not found');
+  return { bytes: found.bytes, format, width: found.width, height: found.height };
 }
 
 /** The normalised master bytes (for feature extraction and re-processing). */

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { db } from '~/db/index.server';
 import { imageVariants, images } from '~/db/schema';
-import { getImageVariant, imageIdOf, sniffImageType, storeImage } from '~/services/images.server';
+import { getImageVariant, imageIdOf, imageWritesSettled, normaliseImage, sniffImageType, storeImage, storeImageLater } from '~/services/images.server';
 import { loader as imageRoute } from '~/routes/images.$id';
 
 async function photo(width: number, height: number, options: { exif?: boolean; orientation?: number } = {}) {
@@ -64,6 +64,32 @@ describe('image store', () => {
     const thumb = await getImageVariant(first.id, 'thumb', 'webp');
     expect(Math.max(thumb.width, thumb.height)).toBe(320);
     expect((await sharp(thumb.bytes).metadata()).format).toBe('webp');
+  });
+
+  it('stores an image after its caller answered, master only: readers wait for it, variants are rendered when first asked for', async () => {
+    const bytes = await photo(1800, 1200, { exif: true });
+    const id = 'abcdef0123456789abcdef0123456789';
+    storeImageLater(id, async () => ({ ...(await normaliseImage(bytes, { fast: true })), id, variants: [] }));
+    // the route's read waits for the write instead of answering 404
+    const response = await imageRoute({ request: new Request(`http://localhost/images/${id}?s=thumb`, { headers: { Accept: 'image/webp' } }), params: { id }, context: {} });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('image/webp');
+    const served = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect(Math.max(served.width!, served.height!)).toBe(320);
+    // the master carries no EXIF; the variant is kept, only the one asked for is rendered
+    const [row] = await db().select().from(images).where(eq(images.id, id));
+    expect(Math.max(row.width, row.height)).toBe(1600);
+    expect(row.bytes.includes(Buffer.from('secret-owner'))).toBe(false);
+    const kept = await db().select().from(imageVariants).where(eq(imageVariants.imageId, id));
+    expect(kept.map((v) => `${v.variant}/${v.format}`)).toEqual(['thumb/webp']);
+    const full = await getImageVariant(id, 'full', 'jpeg');
+    expect(Math.max(full.width, full.height)).toBe(1024);
+    // a second background write of the same picture does nothing
+    storeImageLater(id, async () => {
+      throw new Error('not prepared again');
+    });
+    await imageWritesSettled();
+    expect((await db().select().from(imageVariants).where(eq(imageVariants.imageId, id))).length).toBe(2);
   });
 
   it('auto-rotates by the EXIF orientation', async () => {
