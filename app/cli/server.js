@@ -88,7 +88,22 @@ app.use((error, req, res, _next) => {
 
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || '0.0.0.0';
-app.listen(port, host, () => {
+const server = app.listen(port, host, () => {
   console.log(`PinDex listening on http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`);
   if (mode === 'development') broadcastDevReady(build);
 });
+
+// Stopping (Fly sends SIGTERM and allows 10 s, fly.toml): no new connections, then the requests
+// in flight and the photos still being stored after their answer are finished, for at most 8 s.
+const SHUTDOWN_GRACE_MS = 8_000;
+function shutdown(signal) {
+  console.log(`${signal}: finishing the requests in flight and the photos being stored`);
+  const requests = new Promise((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections?.();
+  // after the requests: a request still in flight starts its photo's write before it answers
+  const finished = requests.then(() => build.entry?.module?.backgroundWorkSettled?.());
+  const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+  Promise.race([finished, grace]).finally(() => process.exit(0));
+}
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));
