@@ -88,6 +88,13 @@ describe('input validation', () => {
     const result = await statusOf(identifyPin(null, dataUrl(broken)));
     expect(result.status).toBe(400);
     expect(result.message).toContain('image_parse_error');
+    // a photo cut short in transfer: nothing is recorded for it
+    const before = (await db().select().from(identifications)).length;
+    const whole = await phonePhoto(knownArt);
+    const truncated = await statusOf(identifyPin(null, dataUrl(whole.subarray(0, Math.floor(whole.length * 0.6)))));
+    expect(truncated.status).toBe(400);
+    expect(truncated.message).toContain('image_parse_error');
+    expect((await db().select().from(identifications)).length).toBe(before);
     const notBase64 = await statusOf(identifyPin(null, 'data:image/jpeg;base64,@@@not base64@@@'));
     expect(notBase64.status).toBe(400);
     expect(notBase64.message).toContain('image_parse_error');

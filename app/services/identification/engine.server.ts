@@ -366,7 +366,7 @@ export class VisualIndex {
     };
     const cv = await getCV();
     lap("init");
-    const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE);
+    const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE, true);
     lap("decode");
     const gray = toGray(img);
     const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: 8 });

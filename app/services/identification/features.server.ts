@@ -24,9 +24,14 @@ export interface DecodedFeatures {
   cut: Uint8Array | null; // how the pin was cut out of a photo (decodeReference; empty: used as it is); null before PDX3
 }
 
-/** Decodes any image sharp reads into RGB, longest side at most maxSide. */
-export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, upscaleTo?: number): Promise<RawImage> {
-  const base = sharp(image, { failOn: "none" }).rotate();
+/**
+ * Decodes any image sharp reads into RGB, longest side at most maxSide. `strict` (a query photo)
+ * refuses a damaged file (a truncated JPEG) instead of decoding what it can: the client is told
+ * the photo could not be read, as the image store would tell it; stored references are decoded
+ * leniently.
+ */
+export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, upscaleTo?: number, strict = false): Promise<RawImage> {
+  const base = sharp(image, { failOn: strict ? "error" : "none" }).rotate();
   const meta = await base.metadata();
   const w0 = meta.autoOrient?.width ?? meta.width ?? 0;
   const h0 = meta.autoOrient?.height ?? meta.height ?? 0;
