@@ -11,7 +11,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import sharp, { type OutputInfo } from 'sharp';
 import { db, transaction, type Db } from '~/db/index.server';
 import { imageVariants, images, type ImageFormat, type ImageVariant } from '~/db/schema';
-import { IMAGE_FORMATS, IMAGE_VARIANTS, MAX_IMAGE_BYTES } from '~/utils/constants';
+import { IMAGE_FORMATS, IMAGE_VARIANTS, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from '~/utils/constants';
 import { Invalid, NotFound, TooLarge, UnsupportedMediaType } from './errors';
 
 sharp.cache(false);
@@ -87,7 +87,7 @@ export interface NormalisedImage {
  */
 export async function normaliseImage(bytes: Buffer, options: { square?: number; fast?: boolean } = {}): Promise<NormalisedImage> {
   assertAcceptableImage(bytes);
-  let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 }).rotate();
+  let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS }).rotate();
   if (options.square) {
     pipeline = pipeline.resize(options.square, options.square, { fit: 'cover', position: 'centre' });
   } else {

@@ -22,6 +22,8 @@ export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The most pixels an uploaded image may decode to (a small file can hold a huge, flat picture). */
+export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_PIN_PHOTOS = 5;
 export const MIN_PIN_YEAR = 1900;
 

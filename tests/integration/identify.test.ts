@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '~/auth/user.server';
 import { db } from '~/db/index.server';
@@ -94,6 +95,12 @@ describe('input validation', () => {
     const truncated = await statusOf(identifyPin(null, dataUrl(whole.subarray(0, Math.floor(whole.length * 0.6)))));
     expect(truncated.status).toBe(400);
     expect(truncated.message).toContain('image_parse_error');
+    // a small file of a huge, flat picture (60 megapixels) is refused as the image store refuses it
+    const huge = await sharp({ create: { width: 10_000, height: 6_000, channels: 3, background: '#c03030' } }).jpeg({ quality: 50 }).toBuffer();
+    expect(huge.length).toBeLessThan(5 * 1024 * 1024);
+    const tooManyPixels = await statusOf(identifyPin(null, dataUrl(huge)));
+    expect(tooManyPixels.status).toBe(400);
+    expect(tooManyPixels.message).toContain('image_parse_error');
     expect((await db().select().from(identifications)).length).toBe(before);
     const notBase64 = await statusOf(identifyPin(null, 'data:image/jpeg;base64,@@@not base64@@@'));
     expect(notBase64.status).toBe(400);

@@ -1,5 +1,6 @@
 // Image decoding, ORB extraction and the binary format of PinFeatures.
 import sharp from "sharp";
+import { MAX_IMAGE_PIXELS } from "~/utils/constants";
 import { getCV, type CV } from "./opencv.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 
@@ -26,12 +27,12 @@ export interface DecodedFeatures {
 
 /**
  * Decodes any image sharp reads into RGB, longest side at most maxSide. `strict` (a query photo)
- * refuses a damaged file (a truncated JPEG) instead of decoding what it can: the client is told
- * the photo could not be read, as the image store would tell it; stored references are decoded
- * leniently.
+ * refuses what the image store refuses, a damaged file (a truncated JPEG) or one of more than
+ * MAX_IMAGE_PIXELS, instead of decoding what it can: the client is told the photo could not be
+ * read; stored references are decoded leniently.
  */
 export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, upscaleTo?: number, strict = false): Promise<RawImage> {
-  const base = sharp(image, { failOn: strict ? "error" : "none" }).rotate();
+  const base = sharp(image, strict ? { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS } : { failOn: "none" }).rotate();
   const meta = await base.metadata();
   const w0 = meta.autoOrient?.width ?? meta.width ?? 0;
   const h0 = meta.autoOrient?.height ?? meta.height ?? 0;
