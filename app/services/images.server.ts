@@ -145,9 +145,9 @@ function renderMissingVariant(id: string, variant: ImageVariant, format: ImageFo
   const pending = rendering.get(key);
   if (pending) return pending;
   const job = (async () => {
-    const master = await db().select({ bytes: images.bytes }).from(images).where(eq(images.id, id)).get();
+    const master = await getImageMaster(id);
     if (!master) return null;
-    const row = await renderVariant(master.bytes, variant, format, true);
+    const row = await renderVariant(master, variant, format, true);
     await db().insert(imageVariants).values({ ...row, imageId: id }).onConflictDoNothing();
     return row;
   })().finally(() => rendering.delete(key));
@@ -181,19 +181,22 @@ export async function savePreparedImage(tx: Db, image: PreparedImage): Promise<S
 const pendingWrites = new Map<string, Promise<void>>();
 
 /**
- * Prepares and stores an image in the background under an id the caller chose. The id is known
- * at once, so it can be recorded and answered while the photo is still being encoded; readers of
- * it (the image route, the pin forms that reference it, feature extraction) wait for the write.
+ * Stores an uploaded image in the background under an id the caller chose (an identification's
+ * photo, after its answer). The id is known at once, so it can be recorded and answered while the
+ * image is still being encoded; readers of it (the image route, the pin forms that reference it,
+ * feature extraction) wait for the write. It is kept as its master only, encoded with plain
+ * libjpeg: its variants are rendered when first asked for (`getImageVariant`), since most such
+ * photos are never looked at again (the four variants took about 31 ms to encode, the master 6).
  * A failure is logged: the record that names the image stays, without its picture.
  */
-export function storeImageLater(id: string, prepare: () => Promise<PreparedImage>): void {
+export function storeImageLater(id: string, bytes: Buffer): void {
   if (pendingWrites.has(id)) return;
   const write = (async () => {
     try {
       const stored = await db().select({ id: images.id }).from(images).where(eq(images.id, id)).get();
       if (stored) return;
-      const prepared = await prepare();
-      await transaction((tx) => savePreparedImage(tx, { ...prepared, id }));
+      const master = await normaliseImage(bytes, { fast: true });
+      await transaction((tx) => savePreparedImage(tx, { ...master, id, variants: [] }));
     } catch (error) {
       console.error(`[images] image ${id} could not be stored:`, error instanceof Error ? error.message : error);
     } finally {

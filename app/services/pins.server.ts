@@ -389,7 +389,7 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
  * must exist.
  */
 async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number, PreparedImage>): Promise<string[]> {
-  const refs = imageRefsOf(order);
+  const refs = splitImages(order).keep;
   if (refs.length) {
     const found = new Set((await tx.select({ id: images.id }).from(images).where(inArray(images.id, refs))).map((r) => r.id));
     if (refs.some((r) => !found.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
@@ -407,17 +407,13 @@ async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number
   return [...new Set(ids)];
 }
 
-/** The ids of images already stored that a list of images refers to ('/images/{id}'). */
-function imageRefsOf(order: ImageInput[]): string[] {
-  return order.map((item) => (typeof item === 'string' ? imageIdOf(item.trim()) : null)).filter((x): x is string => !!x);
-}
-
 /**
  * The uploads decoded and re-encoded, before the transaction. An identification's photo referenced
  * here may still be being written (it is stored after its answer): that write is waited for.
  */
-async function prepareUploads(order: ImageInput[], uploads: { index: number; input: ImageInput }[]): Promise<Map<number, PreparedImage>> {
-  await imageWritesSettled(imageRefsOf(order));
+async function prepareUploads(order: ImageInput[]): Promise<Map<number, PreparedImage>> {
+  const { keep, uploads } = splitImages(order);
+  await imageWritesSettled(keep);
   const prepared = new Map<number, PreparedImage>();
   // one at a time: sharp runs with concurrency 1 and phones upload few photos
   for (const u of uploads) prepared.set(u.index, await prepareImage(u.input));
@@ -447,7 +443,7 @@ export async function createPin(
   const imageList = imageListOf(input.images);
   if (Object.keys(issues).length) throw new Invalid(Object.values(issues)[0][0], issues);
 
-  const prepared = await prepareUploads(imageList, splitImages(imageList).uploads);
+  const prepared = await prepareUploads(imageList);
   const primaryPhotoIndex = data.primaryPhotoIndex != null && data.primaryPhotoIndex < imageList.length ? data.primaryPhotoIndex : 0;
 
   const { pinId, imageIds, newlyUnlockedBadges } = await transaction(async (tx) => {
@@ -524,12 +520,8 @@ export async function updatePin(actor: SessionUser | null, id: string, input: Up
   // fewer pieces made than were available: nothing more can be available than exists
   availableQuantity = Math.min(availableQuantity, totalQuantity);
 
-  let imageChange: { keep: string[]; uploads: { index: number; input: ImageInput }[]; order: ImageInput[] } | null = null;
-  if (raw.images !== undefined) {
-    const list = imageListOf(raw.images);
-    imageChange = { ...splitImages(list), order: list };
-  }
-  const prepared = imageChange ? await prepareUploads(imageChange.order, imageChange.uploads) : new Map<number, PreparedImage>();
+  const imageOrder = raw.images !== undefined ? imageListOf(raw.images) : null;
+  const prepared = imageOrder ? await prepareUploads(imageOrder) : new Map<number, PreparedImage>();
 
   const patch: Partial<typeof pins.$inferInsert> = {};
   if (has('name') && data.name !== undefined) patch.name = data.name;
@@ -557,8 +549,8 @@ export async function updatePin(actor: SessionUser | null, id: string, input: Up
       if (!team) throw new Invalid('Team not found', { teamId: ['Team not found'] });
     }
     let ids: string[] | null = null;
-    if (imageChange) {
-      ids = await resolveImageIds(tx, imageChange.order, prepared);
+    if (imageOrder) {
+      ids = await resolveImageIds(tx, imageOrder, prepared);
       patch.images = ids;
     }
     const imageCount = (ids ?? current.images).length;

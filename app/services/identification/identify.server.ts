@@ -18,7 +18,7 @@ import { db } from '~/db/index.server';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { recordIdentificationActivity, type UnlockedBadge } from '../achievements.server';
 import { AppError, Forbidden, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
-import { imageIdOf, imageUrl, normaliseImage, sniffImageType, storeImageLater, toImageBytes, type PreparedImage } from '../images.server';
+import { imageIdOf, imageUrl, sniffImageType, storeImageLater, toImageBytes } from '../images.server';
 import type { PinDto } from '../pin-dto.server';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
@@ -100,16 +100,6 @@ export async function readPhoto(input: unknown): Promise<Buffer> {
 /** The stored photo's id: from the uploaded bytes, so that it is known before the photo is encoded. */
 function photoIdOf(bytes: Buffer): string {
   return createHash('sha256').update('identification-photo').update(bytes).digest('hex').slice(0, 32);
-}
-
-/**
- * The photo as the image store keeps it (metadata stripped, auto-rotated, at most 1600 px), encoded
- * with plain libjpeg rather than mozjpeg: one is written on every identification. Its thumbnail
- * and full-view variants are rendered when first asked for (`getImageVariant`): most photos are
- * never looked at again, and the four variants took about 31 ms to encode where the master takes 6.
- */
-async function preparePhoto(bytes: Buffer, id: string): Promise<PreparedImage> {
-  return { ...(await normaliseImage(bytes, { fast: true })), id, variants: [] };
 }
 
 // ---------------------------------------------------------------- analysis text
@@ -265,7 +255,7 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
     const badges = actor ? await recordIdentificationActivity(tx, actor.id, { successful: identified, now: opts.now, timeZone: opts.timeZone }) : [];
     return { identificationId: row.id, newlyUnlockedBadges: badges };
   });
-  storeImageLater(imageId, () => preparePhoto(bytes, imageId));
+  storeImageLater(imageId, bytes);
 
   return {
     identified,
