@@ -1,7 +1,7 @@
 /**
  * Standalone benchmark of the visual identification engine (no server, no DB).
  *
- *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace]
+ *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace] [--worker]
  *
  * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root.
  * Builds a VisualIndex from catalogue.csv, runs every query of truth.csv one at a time and prints
@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { DETAIL_WORKER_FILE, DetailWorker } from "../../app/services/identification/detail-worker.server";
 import { extractFeatures, VisualIndex, type CandidateDebug, type MatchResult } from "../../app/services/identification/engine.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -27,6 +28,9 @@ const every = Number(arg("--every") ?? 1) || 1;
 const distractors = Number(arg("--distractors") ?? 0) || 0;
 const jsonOut = arg("--json");
 const trace = process.argv.includes("--trace"); // keep each candidate's diagnostics in the --json rows
+// --worker: detail checks on the second core, as the server does (the worker bundled by `npm run build`)
+const worker = process.argv.includes("--worker") ? DetailWorker.at(new URL(`../../build/${DETAIL_WORKER_FILE}`, import.meta.url)) : null;
+if (process.argv.includes("--worker") && !worker) throw new Error("build/detail-worker.js is missing: run npm run build first");
 
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -90,7 +94,11 @@ async function main(): Promise<void> {
   const nameCol = header.indexOf("name");
   const imagesCol = header.indexOf("images");
   const distractorImages = new Map<string, Buffer>();
-  const index = new VisualIndex(async (id) => (id.startsWith("distractor-") ? distractorImages.get(id) ?? null : readFileSync(join(benchDir, id))));
+  const index = new VisualIndex(
+    async (id) => (id.startsWith("distractor-") ? distractorImages.get(id) ?? null : readFileSync(join(benchDir, id))),
+    undefined,
+    worker,
+  );
   const refPaths: string[] = [];
   let t0 = performance.now();
   const extractTimes: number[] = [];
@@ -198,6 +206,8 @@ async function main(): Promise<void> {
   for (const [id, f] of Object.entries(perFamily).sort()) {
     console.log(`  ${id} (${families[id]?.kind ?? "?"}): ${f.ok}/${f.n}`);
   }
+  if (worker) console.log(`detail checks answered by the worker: ${worker.completed}`);
+  await worker?.close();
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
 }
 

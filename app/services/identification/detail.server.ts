@@ -9,6 +9,7 @@
 // reference was taken is given a second chance under its own motion (found by the matcher).
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
+import { secondaryMotion, type Leftover } from "./geometry.server";
 
 /** A grayscale image with its blurred copies (index into BLUR_SIGMAS), made lazily. */
 interface Gray {
@@ -299,6 +300,37 @@ export function warpToReference(
     out.delete();
     valid.delete();
   }
+}
+
+/**
+ * One candidate's detail check, in plain data so that it can run in a worker thread
+ * (detail-worker.server.ts) as well as on the main thread, with the same result.
+ */
+export interface DetailTask {
+  /** the photo, grayscale, as decoded for matching */
+  gray: Uint8Array;
+  width: number;
+  height: number;
+  /** photo -> reference homography */
+  H: number[];
+  /** the correspondences H leaves out: a spinner's or dangler's own motion is looked for among them */
+  leftover: Leftover;
+  ref: ReferenceDetail;
+}
+
+export interface DetailOutcome {
+  /** the photo warped onto the reference, and where it covers it (kept for the letter comparison) */
+  warped: Uint8Array;
+  valid: Uint8Array;
+  d: DetailResult;
+}
+
+/** Warps the photo onto the reference (and under a moving part's own motion) and checks it in detail. */
+export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
+  const w = warpToReference(cv, t.gray, t.width, t.height, t.H, t.ref);
+  const second = secondaryMotion(cv, t.leftover, t.H);
+  const alt = second ? { ...warpToReference(cv, t.gray, t.width, t.height, second.H, t.ref), region: second.region } : undefined;
+  return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt) };
 }
 
 /**

@@ -33,16 +33,17 @@ import { mulberry32 } from "~/utils/random";
 import {
   BACKGROUND_STEP,
   decodeLayout,
-  detailCheck,
   letterDuel,
   makeReferenceDetail,
   pinMask,
   referenceLayout,
-  warpToReference,
+  runDetail,
   type DetailResult,
   type LetterDuel,
   type ReferenceDetail,
 } from "./detail.server";
+import type { DetailWorker } from "./detail-worker.server";
+import { affineAsHomography, leftoverPairs, plausibleHomography, RANSAC_PX } from "./geometry.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -123,7 +124,6 @@ const RATIO = 0.8;
 const MAX_HAMMING = 64;
 const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
-const RANSAC_PX = 8;
 const MIN_INLIERS = 12;
 const CONFIRM_MIN_INLIERS = 10; // quick RANSAC count that earns the OpenCV homography (fine check needs MIN_INLIERS)
 const CONFIRM_SHARE = 0.25; // ... and its share of the best quick count (fine check needs 0.3 of the best)
@@ -190,6 +190,8 @@ export class VisualIndex {
   constructor(
     private readonly loadReference?: ReferenceLoader,
     private readonly loadFeatures?: FeatureLoader,
+    /** runs detail checks on the second core (detail-worker.server.ts); without it, all run here */
+    private readonly detailWorker: DetailWorker | null = null,
   ) {}
 
   /** The full-resolution reference of an image with its stored layout (cached; concurrent callers share one load). */
@@ -429,6 +431,13 @@ export class VisualIndex {
     const points = order.map((k) => countedPoints[k]);
     const quick = order.map((k) => countedQuick[k]);
     const bestQuick = Math.max(0, ...quick);
+    // the full-resolution reference of the likely strongest candidate is read and decoded (by sharp, off
+    // the main thread) while the homographies are fitted, ready for its detail check
+    const likely = quick.indexOf(bestQuick);
+    if (likely >= 0 && bestQuick >= CONFIRM_MIN_INLIERS) {
+      void this.detailOf(shortlist[likely].e);
+      await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
+    }
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
       const confirm = quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE;
@@ -440,21 +449,46 @@ export class VisualIndex {
     verified.sort((a, b) => b.inliers - a.inliers);
     lap("verify");
 
+    // full-resolution detail checks, each started once (on the second core, or here), kept with the photo
+    // warped onto the reference for the letter comparison of look-alikes
+    const warps = new Map<Verified, Checked>();
+    const checks = new Map<Verified, Promise<DetailResult | undefined>>();
+    const check = async (v: Verified, inWorker: boolean): Promise<DetailResult | undefined> => {
+      const ref = v.H ? await this.detailOf(v.e) : null;
+      if (!v.H || !ref) return undefined;
+      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
+      // out may agree on a second motion; tiles that do not match under the first get a second chance
+      const task = { gray, width: img.width, height: img.height, H: v.H, leftover: leftoverPairs(v.pairs, orb.points, v.e.points, v.H), ref };
+      const worker = inWorker ? this.detailWorker : null;
+      const outcome = (worker && (await worker.run(v.e.imageId, task).catch(() => null))) || runDetail(cv, task);
+      warps.set(v, { warped: outcome.warped, valid: outcome.valid, ref, d: outcome.d });
+      return outcome.d;
+    };
+    const detailFor = (v: Verified, inWorker = false): Promise<DetailResult | undefined> => {
+      let p = checks.get(v);
+      if (!p) checks.set(v, (p = check(v, inWorker)));
+      return p;
+    };
+
     // fine comparison for the strongest geometric candidates
     const bestInl = verified[0]?.inliers ?? 0;
     const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
     if (fine.length > 0) {
       // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
       const thumbs = fine.map((v) => this.thumbOf(v.e));
-      // and the full-resolution reference of the strongest, usually the winner whose detail is checked
-      // after the comparison
-      void this.detailOf(fine[0].e);
+      // and the strongest is checked in detail on the second core while the colours are compared: it is
+      // usually the winner, or else the pin checked on its own when the winner is not accepted
+      if (this.detailWorker) void detailFor(fine[0], true);
+      else void this.detailOf(fine[0].e); // its full-resolution reference, read while the colours are compared
       for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
       const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
       qMat.data.set(img.data);
       const ones = new cv.Mat(img.height, img.width, cv.CV_8UC1, new cv.Scalar(255)); // photo area, to warp
       try {
         for (const [k, v] of fine.entries()) {
+          // between comparisons the event loop runs, so that the strongest candidate's reference, once
+          // decoded, is handed to the worker at once rather than after the last comparison
+          if (this.detailWorker && k > 0) await new Promise((resolve) => setImmediate(resolve));
           const thumb = await thumbs[k];
           if (!thumb) continue;
           const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
@@ -516,19 +550,6 @@ export class VisualIndex {
     const winner = ordered[0];
     lap("fine");
     // full-resolution detail check of the winner
-    const warps = new Map<Verified, Checked>();
-    const detailFor = async (v: Verified): Promise<DetailResult | undefined> => {
-      const ref = v.H ? await this.detailOf(v.e) : null;
-      if (!v.H || !ref) return undefined;
-      const w = warpToReference(cv, gray, img.width, img.height, v.H, ref);
-      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
-      // out may agree on a second motion; tiles that do not match under the first get a second chance
-      const second = secondaryMotion(cv, v.pairs, orb.points, v.e, v.H);
-      const alt = second ? { ...warpToReference(cv, gray, img.width, img.height, second.H, ref), region: second.region } : undefined;
-      const result = detailCheck(cv, w.warped, w.valid, ref, alt);
-      warps.set(v, { ...w, ref, d: result });
-      return result;
-    };
     const d = winner ? await detailFor(winner) : undefined;
     lap("detail");
 
@@ -622,9 +643,10 @@ export class VisualIndex {
       // is no look-alike of another has no letters to compare, and is not checked)
       const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
       const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
-      // their references are read and decoded (by sharp, off the main thread) while the first is checked
+      // their references are read and decoded (by sharp, off the main thread) at once, and they are
+      // checked two at a time: every other one on the second core
       for (const v of others) void this.detailOf(v.e);
-      for (const v of others) await detailFor(v);
+      await Promise.all(others.map((v, k) => detailFor(v, k % 2 === 0)));
       const read = readLetters(cv, ordered, warps, lookAlikeOf);
       lap("letters");
       const dv = read && warps.get(read.v)?.d;
@@ -788,12 +810,6 @@ function pairPoints(pairs: number[], qPts: Float32Array, e: Entry): { src: numbe
   return { src, dst };
 }
 
-/** A 2x3 affine matrix from OpenCV as a 3x3 homography (last row 0 0 1). */
-function affineAsHomography(A: InstanceType<CV["Mat"]>): number[] {
-  const a = Array.from(A.data64F as Float64Array);
-  return [a[0], a[1], a[2], a[3], a[4], a[5], 0, 0, 1];
-}
-
 function verifyPairs(
   cv: CV,
   { src, dst }: { src: number[]; dst: number[] },
@@ -841,65 +857,6 @@ function verifyPairs(
     mask.delete();
     H?.delete();
   }
-}
-
-const SECONDARY_MIN_INLIERS = 10;
-
-/**
- * A second motion (affine) among the tentative correspondences that do not fit the pin's homography H:
- * the part of a spinner or dangler that has moved since the reference was taken. It must keep about the
- * pin's own scale (a moving part turns and shifts, it does not grow).
- */
-function secondaryMotion(
-  cv: CV, pairs: number[], qPts: Float32Array, e: Entry, H: number[],
-): { H: number[]; region: [number, number, number, number] } | null {
-  const src: number[] = [];
-  const dst: number[] = [];
-  for (let k = 0; k < pairs.length; k += 2) {
-    const j = pairs[k], i = pairs[k + 1];
-    const x = qPts[j * 2], y = qPts[j * 2 + 1];
-    const w = H[6] * x + H[7] * y + H[8];
-    const px = (H[0] * x + H[1] * y + H[2]) / w, py = (H[3] * x + H[4] * y + H[5]) / w;
-    const rx = e.points[i * 2], ry = e.points[i * 2 + 1];
-    if ((px - rx) ** 2 + (py - ry) ** 2 <= RANSAC_PX * RANSAC_PX) continue;
-    src.push(x, y);
-    dst.push(rx, ry);
-  }
-  const m = src.length / 2;
-  if (m < SECONDARY_MIN_INLIERS) return null;
-  const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
-  const dstMat = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
-  const mask = new cv.Mat();
-  let A: InstanceType<CV["Mat"]> | null = null;
-  try {
-    A = cv.estimateAffine2D(srcMat, dstMat, mask, cv.RANSAC, RANSAC_PX / 2, 2000, 0.995, 10);
-    if (!A || A.rows !== 2) return null;
-    // the moving part is where its correspondences are (in the reference frame)
-    let inl = 0, x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (let i = 0; i < m; i++)
-      if (mask.data[i]) {
-        inl++;
-        x0 = Math.min(x0, dst[i * 2]);
-        y0 = Math.min(y0, dst[i * 2 + 1]);
-        x1 = Math.max(x1, dst[i * 2]);
-        y1 = Math.max(y1, dst[i * 2 + 1]);
-      }
-    if (inl < SECONDARY_MIN_INLIERS) return null;
-    const h = affineAsHomography(A);
-    const scale = Math.abs(h[0] * h[4] - h[1] * h[3]) / Math.abs(H[0] * H[4] - H[1] * H[3]);
-    return plausibleHomography(h) && scale > 0.6 && scale < 1.6 ? { H: h, region: [x0, y0, x1, y1] } : null;
-  } finally {
-    srcMat.delete();
-    dstMat.delete();
-    mask.delete();
-    A?.delete();
-  }
-}
-
-/** Not mirrored, not collapsed, not wildly foreshortened. */
-function plausibleHomography(h: number[]): boolean {
-  const det = h[0] * h[4] - h[1] * h[3];
-  return det > 1e-4 && det < 1e4 && Math.abs(h[6]) <= 0.01 && Math.abs(h[7]) <= 0.01;
 }
 
 /** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */

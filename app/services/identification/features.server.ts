@@ -33,12 +33,14 @@ export interface DecodedFeatures {
  */
 export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, upscaleTo?: number, strict = false): Promise<RawImage> {
   const base = sharp(image, strict ? { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS } : { failOn: "none" }).rotate();
-  const meta = await base.metadata();
-  const w0 = meta.autoOrient?.width ?? meta.width ?? 0;
-  const h0 = meta.autoOrient?.height ?? meta.height ?? 0;
   let target = maxSide;
-  const long = Math.max(w0, h0);
-  if (long > 0 && long < maxSide) target = upscaleTo ? Math.min(upscaleTo, maxSide) : long;
+  // brought to maxSide whatever its size (the query photo, a reference): no need to read its size first,
+  // which is one round trip less to sharp's threads
+  if (!upscaleTo || upscaleTo < maxSide) {
+    const meta = await base.metadata();
+    const long = Math.max(meta.autoOrient?.width ?? meta.width ?? 0, meta.autoOrient?.height ?? meta.height ?? 0);
+    if (long > 0 && long < maxSide) target = upscaleTo ? upscaleTo : long;
+  }
   const { data, info } = await base
     .flatten({ background: "#ffffff" })
     .toColourspace("srgb")

@@ -15,6 +15,7 @@ import { db } from '~/db/index.server';
 import { ensureMigrated } from '~/db/client.server';
 import { imageFeatures, pins } from '~/db/schema';
 import { getImageMaster } from '../images.server';
+import { DETAIL_WORKER_FILE, DetailWorker } from './detail-worker.server';
 import { extractFeatures, VisualIndex } from './engine.server';
 
 /**
@@ -113,9 +114,19 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
   console.log(`[identify] background extraction finished (${done} image(s))`);
 }
 
+/**
+ * The worker that checks the strongest candidate in detail on the second core, bundled beside the
+ * server build (absent when the sources run directly, as in the unit tests: then one thread does all).
+ * IDENTIFY_WORKER=off keeps every check on the main thread (a one-core machine, comparisons).
+ */
+function detailWorker(): DetailWorker | null {
+  if (process.env.IDENTIFY_WORKER === 'off') return null;
+  return DetailWorker.at(new URL(`./${DETAIL_WORKER_FILE}`, import.meta.url));
+}
+
 function createState(withBackfill: boolean): IndexState {
   const state: IndexState = {
-    index: new VisualIndex(getImageMaster, storedFeatures),
+    index: new VisualIndex(getImageMaster, storedFeatures, detailWorker()),
     loaded: Promise.resolve(),
     backfilled: Promise.resolve(),
     removedDuringLoad: new Set(),

@@ -1,0 +1,27 @@
+// The worker thread of detail-worker.server.ts: runs detail checks with an OpenCV of its own. It keeps
+// the last few references it was sent, so that their blurred copies are made once.
+import { parentPort } from "node:worker_threads";
+import { getCV } from "./opencv.server";
+import { runDetail, type ReferenceDetail } from "./detail.server";
+import type { DetailReply, DetailRequest } from "./detail-worker.server";
+
+const KEPT = 4;
+const refs = new Map<string, ReferenceDetail>();
+const port = parentPort;
+if (!port) throw new Error("detail.worker runs as a worker thread");
+
+port.on("message", async ({ id, imageId, task }: DetailRequest) => {
+  try {
+    const cv = await getCV();
+    // a reference is content-addressed: the one kept under this id is the same picture
+    let ref = refs.get(imageId);
+    refs.delete(imageId);
+    if (!ref || ref.width !== task.ref.width || ref.height !== task.ref.height) ref = task.ref;
+    refs.set(imageId, ref);
+    if (refs.size > KEPT) refs.delete(refs.keys().next().value as string);
+    const outcome = runDetail(cv, { ...task, ref });
+    port.postMessage({ id, outcome } satisfies DetailReply, [outcome.warped.buffer as ArrayBuffer, outcome.valid.buffer as ArrayBuffer]);
+  } catch (error) {
+    port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies DetailReply);
+  }
+});

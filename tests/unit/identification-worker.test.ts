@@ -1,0 +1,99 @@
+/**
+ * The detail check on the second core: the server starts the strongest candidate's detail check in a
+ * worker thread (the bundled build/detail-worker.js) while the main thread compares colours. A
+ * collector must get the same answer as from one thread, and an answer even when the worker fails.
+ * The worker is bundled here as `npm run build` bundles it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDetailWorker } from '../../app/cli/build-worker.js';
+import { DetailWorker } from '~/services/identification/detail-worker.server';
+import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
+import { phonePhoto, pinArtwork } from '../support/identify';
+
+const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/pindex', import.meta.url));
+const refs = new Map<string, Buffer>();
+const load = async (imageId: string) => refs.get(imageId) ?? null;
+let dir: string;
+let worker: DetailWorker;
+let oneThread: VisualIndex;
+let twoThreads: VisualIndex;
+const photos: { name: string; photo: Buffer }[] = [];
+
+async function addPin(pinId: string, picture: Buffer, indexes: VisualIndex[]) {
+  refs.set(pinId, picture);
+  const features = await extractFeatures(picture);
+  for (const index of indexes) index.add({ imageId: pinId, pinId, features });
+}
+
+beforeAll(async () => {
+  // inside the project, as build/ is, so that the worker finds the packages it leaves to node_modules
+  mkdirSync(cacheDir, { recursive: true });
+  dir = mkdtempSync(path.join(cacheDir, 'worker-'));
+  const file = await buildDetailWorker(path.join(dir, 'detail-worker.js'));
+  worker = DetailWorker.at(pathToFileURL(file)) as DetailWorker;
+  oneThread = new VisualIndex(load);
+  twoThreads = new VisualIndex(load, undefined, worker);
+  const both = [oneThread, twoThreads];
+  await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019), both);
+  for (const seed of [32, 33, 34]) await addPin(`pin-${seed}`, await pinArtwork(seed), both);
+  await addPin('spinner', await pinArtwork(41, 'SPINNERS', 2021, { spin: 0 }), both);
+  // look-alikes read letter by letter: each is checked in detail, two at a time
+  for (const year of [2018, 2019]) await addPin(`owls-${year}`, await pinArtwork(36, 'OWLS', year, { yearSize: 18 }), both);
+  photos.push(
+    { name: 'the pin, rotated and scaled', photo: await phonePhoto(await pinArtwork(31, 'EAGLES', 2019), { rotate: 14, size: 340 }) },
+    { name: 'another team name', photo: await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: 14, size: 340 }) },
+    { name: 'a turned spinner', photo: await phonePhoto(await pinArtwork(41, 'SPINNERS', 2021, { spin: 70 }), { rotate: 12, size: 380 }) },
+    { name: 'a year of two look-alikes', photo: await phonePhoto(await pinArtwork(36, 'OWLS', 2018, { yearSize: 18 }), { rotate: 14, size: 340 }) },
+    { name: 'a pin never seen', photo: await phonePhoto(await pinArtwork(77), { rotate: 5 }) },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const answer = (r: Awaited<ReturnType<VisualIndex['match']>>) => ({ best: r.best, candidates: r.candidates, reason: r.reason });
+
+describe('detail check on the second core', () => {
+  it('gives every photo the same answer as one thread, with the checks done by the worker', async () => {
+    const before = worker.completed;
+    for (const { name, photo } of photos) {
+      const alone = answer(await oneThread.match(photo));
+      expect(answer(await twoThreads.match(photo)), name).toEqual(alone);
+    }
+    expect(answer(await twoThreads.match(photos[0].photo)).best?.pinId).toBe('eagles');
+    expect(answer(await twoThreads.match(photos[3].photo)).best?.pinId).toBe('owls-2018');
+    expect(worker.completed - before).toBeGreaterThanOrEqual(photos.length);
+  });
+
+  it('answers each of several photos sent at once as it answers them one by one', async () => {
+    const alone = await Promise.all(photos.map(({ photo }) => oneThread.match(photo)));
+    const together = await Promise.all(photos.map(({ photo }) => twoThreads.match(photo)));
+    expect(together.map(answer)).toEqual(alone.map(answer));
+  });
+
+  it('still answers, on the main thread, when the worker fails', async () => {
+    const broken = path.join(dir, 'broken-worker.js');
+    writeFileSync(broken, 'throw new Error("broken on purpose");\n');
+    const failing = DetailWorker.at(pathToFileURL(broken)) as DetailWorker;
+    const index = new VisualIndex(load, undefined, failing);
+    for (const pinId of refs.keys()) index.add({ imageId: pinId, pinId, features: await extractFeatures(refs.get(pinId) as Buffer) });
+    const errors = console.error;
+    console.error = () => undefined; // the failure is logged
+    try {
+      for (const { name, photo } of photos) expect(answer(await index.match(photo)), name).toEqual(answer(await oneThread.match(photo)));
+    } finally {
+      console.error = errors;
+      await failing.close();
+    }
+    expect(failing.completed).toBe(0);
+  });
+
+  it('is not used where it was not built', () => {
+    expect(DetailWorker.at(pathToFileURL(path.join(dir, 'missing.js')))).toBeNull();
+  });
+});
