@@ -82,6 +82,8 @@ const IDENTIFY_FLOORS = { top1: '0.66', falseMatches: '0.14' };
 
 let built = run('build', bin('remix'), ['build']);
 if (!built) built = run('build (retry)', bin('remix'), ['build']); // esbuild sometimes panics at exit
+// as `npm run build` does: the identification's detail worker, beside the server build
+if (built) built = run('build (detail worker)', process.execPath, ['app/cli/build-worker.js']);
 if (built && chromium) {
   fs.rmSync('test-results/e2e.json', { force: true });
   run('playwright', bin('playwright'), ['test'], { CHROMIUM_PATH: chromium, E2E_RESEED: '1' });

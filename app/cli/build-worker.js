@@ -5,6 +5,7 @@
  *
  *   node app/cli/build-worker.js [outfile]
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -13,6 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Bundles the worker (the engine's own modules inlined, npm packages left to node_modules). */
 export async function buildDetailWorker(outfile = path.join(root, 'build/detail-worker.js')) {
+  const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   await build({
     entryPoints: [path.join(root, 'app/services/identification/detail.worker.ts')],
     outfile,
@@ -20,7 +22,8 @@ export async function buildDetailWorker(outfile = path.join(root, 'build/detail-
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // the packages by name: this esbuild's `packages: 'external'` would take the `~/` alias for one
+    external: Object.keys(dependencies),
     logLevel: 'warning',
   });
   return outfile;

@@ -2,7 +2,7 @@
  * The full identification benchmark over HTTP (issue 5): the real import command, the real server,
  * the real endpoint.
  *
- *   npx remix build      # first: this script builds nothing
+ *   npm run build        # first: this script builds nothing
  *   npx tsx tests/bench/identify.ts [--limit N] [--distractors N] [--json out.json]
  *                                   [--min-top1 0.85] [--max-false 0.10] [--keep]
  *
@@ -171,7 +171,7 @@ const pct = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 10 : 0);
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
 
 async function main() {
-  if (!fs.existsSync(path.join(root, 'build/index.js'))) throw new Error('build/index.js not found: run `npx remix build` first');
+  if (!fs.existsSync(path.join(root, 'build/index.js'))) throw new Error('build/index.js not found: run `npm run build` first');
   const truthAll = parse(fs.readFileSync(path.join(benchDir, 'truth.csv'), 'utf8'), { columns: true, skip_empty_lines: true }) as TruthRow[];
   const truth = LIMIT ? stratifiedSlice(truthAll, LIMIT) : truthAll;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-identify-bench-'));

@@ -121,7 +121,9 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
  */
 function detailWorker(): DetailWorker | null {
   if (process.env.IDENTIFY_WORKER === 'off') return null;
-  return DetailWorker.at(new URL(`./${DETAIL_WORKER_FILE}`, import.meta.url));
+  const worker = DetailWorker.at(new URL(`./${DETAIL_WORKER_FILE}`, import.meta.url));
+  if (worker) console.log('[identify] detail checks share the work with a worker thread');
+  return worker;
 }
 
 function createState(withBackfill: boolean): IndexState {
