@@ -478,7 +478,7 @@ export class VisualIndex {
       const thumbs = fine.map((v) => this.thumbOf(v.e));
       // and the strongest is checked in detail on the second core while the colours are compared: it is
       // usually the winner, or else the pin checked on its own when the winner is not accepted
-      if (this.detailWorker) void detailFor(fine[0], true);
+      if (this.detailWorker) detailFor(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
       else void this.detailOf(fine[0].e); // its full-resolution reference, read while the colours are compared
       for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
       const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
