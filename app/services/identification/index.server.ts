@@ -10,6 +10,7 @@
  * - the catalogue import (a separate process) calls `storeImageFeatures`, so the server finds the
  *   features ready in `image_features` when it starts.
  */
+import { availableParallelism } from 'node:os';
 import { and, eq, inArray } from 'drizzle-orm';
 import { db } from '~/db/index.server';
 import { ensureMigrated } from '~/db/client.server';
@@ -117,10 +118,12 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
 /**
  * The worker that checks the strongest candidate in detail on the second core, bundled beside the
  * server build (absent when the sources run directly, as in the unit tests: then one thread does all).
- * IDENTIFY_WORKER=off keeps every check on the main thread (a one-core machine, comparisons).
+ * Used where there is a second core (IDENTIFY_WORKER=on forces it, =off keeps every check on the main
+ * thread): on one core it would only cost the memory of a second OpenCV.
  */
 function detailWorker(): DetailWorker | null {
-  if (process.env.IDENTIFY_WORKER === 'off') return null;
+  const setting = process.env.IDENTIFY_WORKER;
+  if (setting === 'off' || (setting !== 'on' && availableParallelism() < 2)) return null;
   const worker = DetailWorker.at(new URL(`./${DETAIL_WORKER_FILE}`, import.meta.url));
   if (worker) console.log('[identify] detail checks share the work with a worker thread');
   return worker;
