@@ -1,8 +1,8 @@
 /**
- * The detail check on the second core: the server starts the strongest candidate's detail check in a
- * worker thread (the bundled build/detail-worker.js) while the main thread compares colours. A
- * collector must get the same answer as from one thread, and an answer even when the worker fails.
- * The worker is bundled here as `npm run build` bundles it.
+ * The second core: the server finds half of a photo's ORB pyramid and starts the strongest
+ * candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
+ * thread does the rest. A collector must get the same answer as from one thread, and an answer even
+ * when the worker fails. The worker is bundled here as `npm run build` bundles it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDetailWorker } from '../../app/cli/build-worker.js';
 import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
+import { decodeRGB, runOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
+import { getCV } from '~/services/identification/opencv.server';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
 const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/pindex', import.meta.url));
@@ -58,9 +60,10 @@ afterAll(async () => {
 
 const answer = (r: Awaited<ReturnType<VisualIndex['match']>>) => ({ best: r.best, candidates: r.candidates, reason: r.reason });
 
-describe('detail check on the second core', () => {
+describe('the second core', () => {
   it('gives every photo the same answer as one thread, with the checks done by the worker', async () => {
     const before = worker.completed;
+    const orbsBefore = worker.orbsCompleted;
     for (const { name, photo } of photos) {
       const alone = answer(await oneThread.match(photo));
       expect(answer(await twoThreads.match(photo)), name).toEqual(alone);
@@ -68,6 +71,24 @@ describe('detail check on the second core', () => {
     expect(answer(await twoThreads.match(photos[0].photo)).best?.pinId).toBe('eagles');
     expect(answer(await twoThreads.match(photos[3].photo)).best?.pinId).toBe('owls-2018');
     expect(worker.completed - before).toBeGreaterThanOrEqual(photos.length);
+    expect(worker.orbsCompleted - orbsBefore).toBe(photos.length + 2);
+  });
+
+  it('finds, level by level on two threads, the keypoints and descriptors of one ORB over the whole pyramid', async () => {
+    const cv = await getCV();
+    const params = { nfeatures: 2000, fastThreshold: 10, nlevels: 8 };
+    // the photos at the query size, and at sizes whose levels round differently
+    for (const [k, { name, photo }] of photos.entries()) {
+      const img = await decodeRGB(photo, [1024, 1003, 777, 640, 1024][k], 1024);
+      const gray = toGray(img);
+      const whole = runOrb(cv, gray, img.width, img.height, params);
+      const near = runOrbLevels(cv, gray, img.width, img.height, params, [0, 1]);
+      const far = await worker.orb({ gray, width: img.width, height: img.height, params, levels: [2, 3, 4, 5, 6, 7] });
+      expect(whole.points.length, name).toBeGreaterThan(500);
+      expect(Buffer.from(near.desc).length + far.desc.length, name).toBe(whole.desc.length);
+      expect(Buffer.concat([near.desc, far.desc]).equals(Buffer.from(whole.desc)), name).toBe(true);
+      expect([...near.points, ...far.points], name).toEqual([...whole.points]);
+    }
   });
 
   it('answers each of several photos sent at once as it answers them one by one', async () => {

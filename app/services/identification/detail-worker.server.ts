@@ -1,29 +1,42 @@
-// The detail check on the second core. A photo's match is one chain of work on the main thread, and
-// Node runs it on one core while the other waits. The strongest candidate's full-resolution detail
-// check (about 30 ms) does not depend on the colour comparison that runs before it (about 35 ms), so
-// it is started in a worker thread with its own OpenCV while the colours are compared; look-alikes
-// read letter by letter are likewise checked two at a time. The worker runs the same code
-// (`runDetail` in detail.server.ts) on the same data, so the answers are the same as on one thread.
+// The second core. A photo's match is one chain of work on the main thread, and Node runs it on one
+// core while the other waits. Two parts of it are shared with a worker thread that has its own
+// OpenCV:
+//  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
+//    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
+//  - the strongest candidate's full-resolution detail check (about 30 ms), which does not depend on
+//    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
+//    colours are compared; look-alikes read letter by letter are likewise checked two at a time.
+// The worker runs the same code (`runOrbLevels`, `runDetail`) on the same data, so the answers are
+// the same as on one thread.
 //
 // The worker is a file of its own, bundled by `npm run build` (app/cli/build-worker.js) next to
 // the server build. Where it is missing (tests and tools run from the sources) or fails, the engine
-// checks on the main thread as before.
+// does all the work on the main thread as before.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
+import type { OrbParams, OrbResult } from "./features.server";
 
 /** The file name of the bundled worker, beside the server build. */
 export const DETAIL_WORKER_FILE = "detail-worker.js";
 
-/** A check as sent: its reference goes without the blurred copies made on this thread (the worker keeps its own). */
-export interface DetailRequest {
-  id: number;
-  imageId: string;
-  task: DetailTask;
+/** Some levels of a photo's ORB pyramid (`runOrbLevels`). */
+export interface OrbTask {
+  gray: Uint8Array;
+  width: number;
+  height: number;
+  params: OrbParams;
+  levels: number[];
 }
 
-export type DetailReply = { id: number; outcome: DetailOutcome } | { id: number; error: string };
+/**
+ * A task as sent: a detail check, whose reference goes without the blurred copies made on this thread
+ * (the worker keeps its own), or some levels of an ORB pyramid.
+ */
+export type WorkerRequest = { id: number; kind: "detail"; imageId: string; task: DetailTask } | { id: number; kind: "orb"; task: OrbTask };
+
+export type WorkerReply = { id: number; outcome: DetailOutcome } | { id: number; orb: OrbResult } | { id: number; error: string };
 
 /** After this many crashes the worker is not started again (the main thread does the work). */
 const MAX_FAILURES = 3;
@@ -35,11 +48,14 @@ function plain({ width, height, gray, pin, shape, parts, glyphs }: ReferenceDeta
 
 export class DetailWorker {
   private worker: Worker | null = null;
-  private pending = new Map<number, { resolve: (o: DetailOutcome) => void; reject: (e: Error) => void }>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each pending task resolves with its own reply's type
+  private pending = new Map<number, { resolve: (o: any) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private failures = 0;
-  /** checks the worker has answered (the tests read it) */
+  /** detail checks the worker has answered (the tests read it) */
   completed = 0;
+  /** ORB tasks the worker has answered (likewise) */
+  orbsCompleted = 0;
 
   constructor(private readonly file: string) {}
 
@@ -51,13 +67,22 @@ export class DetailWorker {
 
   /** Runs one detail check in the worker; rejects when the worker cannot (the caller does it itself). */
   run(imageId: string, task: DetailTask): Promise<DetailOutcome> {
+    return this.send<DetailOutcome>((id) => ({ id, kind: "detail", imageId, task: { ...task, ref: plain(task.ref) } }));
+  }
+
+  /** Finds some levels of a photo's ORB pyramid in the worker; rejects when the worker cannot. */
+  orb(task: OrbTask): Promise<OrbResult> {
+    return this.send<OrbResult>((id) => ({ id, kind: "orb", task }));
+  }
+
+  private send<T>(request: (id: number) => WorkerRequest): Promise<T> {
     const w = this.start();
     if (!w) return Promise.reject(new Error("the detail worker is not available"));
     const id = this.nextId++;
-    return new Promise<DetailOutcome>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      w.ref(); // a check in flight keeps the process alive; an idle worker does not
-      w.postMessage({ id, imageId, task: { ...task, ref: plain(task.ref) } } satisfies DetailRequest);
+      w.ref(); // a task in flight keeps the process alive; an idle worker does not
+      w.postMessage(request(id)); // copied now: the caller may go on using its buffers
     });
   }
 
@@ -74,7 +99,7 @@ export class DetailWorker {
     if (this.failures >= MAX_FAILURES) return null;
     const w = new Worker(this.file);
     w.unref();
-    w.on("message", (reply: DetailReply) => {
+    w.on("message", (reply: WorkerReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
@@ -82,6 +107,9 @@ export class DetailWorker {
       if ("outcome" in reply) {
         this.completed++;
         p.resolve(reply.outcome);
+      } else if ("orb" in reply) {
+        this.orbsCompleted++;
+        p.resolve(reply.orb);
       } else p.reject(new Error(reply.error));
     });
     w.on("error", (error) => {

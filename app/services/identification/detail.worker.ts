@@ -1,18 +1,28 @@
-// The worker thread of detail-worker.server.ts: runs detail checks with an OpenCV of its own. It keeps
-// the last few references it was sent, so that their blurred copies are made once.
+// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid and runs detail
+// checks, with an OpenCV of its own. It keeps the last few references it was sent, so that their
+// blurred copies are made once.
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
-import type { DetailReply, DetailRequest } from "./detail-worker.server";
+import { runOrbLevels } from "./features.server";
+import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
 
 const KEPT = 4;
 const refs = new Map<string, ReferenceDetail>();
 const port = parentPort;
 if (!port) throw new Error("detail.worker runs as a worker thread");
 
-port.on("message", async ({ id, imageId, task }: DetailRequest) => {
+port.on("message", async (request: WorkerRequest) => {
+  const { id } = request;
   try {
     const cv = await getCV();
+    if (request.kind === "orb") {
+      const { gray, width, height, params, levels } = request.task;
+      const orb = runOrbLevels(cv, gray, width, height, params, levels);
+      port.postMessage({ id, orb } satisfies WorkerReply, [orb.points.buffer as ArrayBuffer, orb.desc.buffer as ArrayBuffer]);
+      return;
+    }
+    const { imageId, task } = request;
     // a reference is content-addressed: the one kept under this id is the same picture
     let ref = refs.get(imageId);
     refs.delete(imageId);
@@ -20,8 +30,8 @@ port.on("message", async ({ id, imageId, task }: DetailRequest) => {
     refs.set(imageId, ref);
     if (refs.size > KEPT) refs.delete(refs.keys().next().value as string);
     const outcome = runDetail(cv, { ...task, ref });
-    port.postMessage({ id, outcome } satisfies DetailReply, [outcome.warped.buffer as ArrayBuffer, outcome.valid.buffer as ArrayBuffer]);
+    port.postMessage({ id, outcome } satisfies WorkerReply, [outcome.warped.buffer as ArrayBuffer, outcome.valid.buffer as ArrayBuffer]);
   } catch (error) {
-    port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies DetailReply);
+    port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
   }
 });

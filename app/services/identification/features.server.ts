@@ -310,6 +310,79 @@ export function runOrb(cv: CV, gray: Uint8Array, width: number, height: number, 
   }
 }
 
+/** The scale factor between ORB's pyramid levels, kept by OpenCV as a float. */
+const ORB_SCALE = Math.fround(1.2);
+
+/** OpenCV's cvRound of a float: to the nearest integer, halves to even. */
+function cvRound(v: number): number {
+  return v - Math.floor(v) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
+}
+
+/** How OpenCV's ORB shares `nfeatures` among its pyramid levels (in float arithmetic, as it does). */
+export function orbLevelFeatures(nfeatures: number, nlevels: number): number[] {
+  const f = Math.fround;
+  const factor = f(1 / ORB_SCALE);
+  let desired = f(f(nfeatures * f(1 - factor)) / f(1 - f(Math.pow(factor, nlevels))));
+  const out: number[] = [];
+  let sum = 0;
+  for (let level = 0; level < nlevels - 1; level++) {
+    out.push(cvRound(desired));
+    sum += out[level];
+    desired = f(desired * factor);
+  }
+  out.push(Math.max(nfeatures - sum, 0));
+  return out;
+}
+
+/**
+ * ORB of some levels of the pyramid only. OpenCV's ORB finds, ranks and describes the keypoints of
+ * each level on its own, so the levels can be computed apart (on two threads) and put together in
+ * level order: the same keypoints and descriptors, in the same order, as `runOrb` with `p.nlevels`
+ * levels (checked by the unit tests). Each level is the one before it resized as ORB resizes it
+ * (linear, exact, to the original size over the level's scale), and its keypoints are scaled back.
+ */
+export function runOrbLevels(cv: CV, gray: Uint8Array, width: number, height: number, p: OrbParams, levels: number[]): OrbResult {
+  const perLevel = orbLevelFeatures(p.nfeatures, p.nlevels);
+  const last = Math.max(...levels);
+  const parts: OrbResult[] = [];
+  let prev = new cv.Mat(height, width, cv.CV_8UC1);
+  prev.data.set(gray);
+  try {
+    for (let level = 0; level <= last; level++) {
+      const scale = Math.fround(Math.pow(ORB_SCALE, level));
+      if (level > 0) {
+        const next = new cv.Mat();
+        const size = new cv.Size(cvRound(Math.fround(width / scale)), cvRound(Math.fround(height / scale)));
+        cv.resize(prev, next, size, 0, 0, cv.INTER_LINEAR_EXACT);
+        prev.delete();
+        prev = next;
+      }
+      if (!levels.includes(level)) continue;
+      // a copy: the WASM heap may grow (and a view of it go stale) while runOrb allocates
+      const one = runOrb(cv, prev.data.slice(), prev.cols, prev.rows, { nfeatures: perLevel[level], fastThreshold: p.fastThreshold, nlevels: 1 });
+      for (let i = 0; i < one.points.length; i++) one.points[i] = Math.fround(one.points[i] * scale);
+      parts.push(one);
+    }
+  } finally {
+    prev.delete();
+  }
+  return concatOrb(parts);
+}
+
+/** Keypoints and descriptors of several ORB results, one after the other. */
+export function concatOrb(parts: OrbResult[]): OrbResult {
+  const points = new Float32Array(parts.reduce((n, r) => n + r.points.length, 0));
+  const desc = new Uint8Array(parts.reduce((n, r) => n + r.desc.length, 0));
+  let p = 0, d = 0;
+  for (const r of parts) {
+    points.set(r.points, p);
+    desc.set(r.desc, d);
+    p += r.points.length;
+    d += r.desc.length;
+  }
+  return { points, desc };
+}
+
 function convexHull(points: Float32Array): Float32Array {
   const n = points.length / 2;
   const idx = Array.from({ length: n }, (_, i) => i);
