@@ -1,6 +1,6 @@
 /**
- * The second core: the server finds half of a photo's ORB pyramid and starts the strongest
- * candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
+ * The second core: the server finds half of a photo's ORB pyramid, counts and fits half of its
+ * candidates' geometry, and starts the strongest candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
  * thread does the rest. A collector must get the same answer as from one thread, and an answer even
  * when the worker fails. The worker is bundled here as `npm run build` bundles it.
  */
@@ -12,7 +12,9 @@ import { buildDetailWorker } from '../../app/cli/build-worker.js';
 import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeRGB, runOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
+import { fitPinHomography, quickInliers } from '~/services/identification/geometry.server';
 import { getCV } from '~/services/identification/opencv.server';
+import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
 const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/pindex', import.meta.url));
@@ -64,6 +66,7 @@ describe('the second core', () => {
   it('gives every photo the same answer as one thread, with the checks done by the worker', async () => {
     const before = worker.completed;
     const orbsBefore = worker.orbsCompleted;
+    const geometryBefore = worker.geometryCompleted;
     for (const { name, photo } of photos) {
       const alone = answer(await oneThread.match(photo));
       expect(answer(await twoThreads.match(photo)), name).toEqual(alone);
@@ -72,6 +75,29 @@ describe('the second core', () => {
     expect(answer(await twoThreads.match(photos[3].photo)).best?.pinId).toBe('owls-2018');
     expect(worker.completed - before).toBeGreaterThanOrEqual(photos.length);
     expect(worker.orbsCompleted - orbsBefore).toBe(photos.length + 2);
+    expect(worker.geometryCompleted - geometryBefore).toBeGreaterThan(0);
+  });
+
+  it('counts inliers and fits homographies in the worker as the main thread does', async () => {
+    const cv = await getCV();
+    // correspondences under a known perspective, with a share of outliers, and one set of outliers only
+    const rnd = mulberry32(7);
+    const sets = [0.2, 0.5, 0.8, 1].map((outliers) => {
+      const src: number[] = [], dst: number[] = [];
+      for (let i = 0; i < 120; i++) {
+        const x = rnd() * 1000, y = rnd() * 800;
+        const w = 1 + 0.0002 * x - 0.0001 * y;
+        const wrong = rnd() < outliers;
+        src.push(x, y);
+        dst.push(wrong ? rnd() * 500 : (0.4 * x - 0.1 * y + 30) / w + rnd(), wrong ? rnd() * 500 : (0.1 * x + 0.45 * y + 12) / w + rnd());
+      }
+      return { src, dst, iters: 1000 };
+    });
+    const fits = await worker.fitPins(sets);
+    expect(fits).toEqual(sets.map((c) => fitPinHomography(cv, c.src, c.dst)));
+    expect(fits[0].H).not.toBeNull();
+    expect(fits[0].mask.reduce((n, v) => n + v, 0)).toBeGreaterThan(80);
+    expect(await worker.quickInliers(sets)).toEqual(sets.map((c) => quickInliers(c, c.iters)));
   });
 
   it('finds, level by level on two threads, the keypoints and descriptors of one ORB over the whole pyramid', async () => {

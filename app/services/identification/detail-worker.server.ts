@@ -1,12 +1,14 @@
 // The second core. A photo's match is one chain of work on the main thread, and Node runs it on one
-// core while the other waits. Two parts of it are shared with a worker thread that has its own
+// core while the other waits. Three parts of it are shared with a worker thread that has its own
 // OpenCV:
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
 //    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
+//  - the shortlist's geometry: every other candidate's inliers are counted, and every other
+//    homography fitted, in the worker (`quickInliers`, `fitPinHomography`);
 //  - the strongest candidate's full-resolution detail check (about 30 ms), which does not depend on
 //    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
 //    colours are compared; look-alikes read letter by letter are likewise checked two at a time.
-// The worker runs the same code (`runOrbLevels`, `runDetail`) on the same data, so the answers are
+// The worker runs the same code on the same data, so the answers are
 // the same as on one thread.
 //
 // The worker is a file of its own, bundled by `npm run build` (app/cli/build-worker.js) next to
@@ -17,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
 import type { OrbParams, OrbResult } from "./features.server";
+import type { PinFit } from "./geometry.server";
 
 /** The file name of the bundled worker, beside the server build. */
 export const DETAIL_WORKER_FILE = "detail-worker.js";
@@ -34,9 +37,28 @@ export interface OrbTask {
  * A task as sent: a detail check, whose reference goes without the blurred copies made on this thread
  * (the worker keeps its own), or some levels of an ORB pyramid.
  */
-export type WorkerRequest = { id: number; kind: "detail"; imageId: string; task: DetailTask } | { id: number; kind: "orb"; task: OrbTask };
+export type WorkerRequest =
+  | { id: number; kind: "detail"; imageId: string; task: DetailTask }
+  | { id: number; kind: "orb"; task: OrbTask }
+  | { id: number; kind: "quick"; task: QuickTask[] }
+  | { id: number; kind: "fit"; task: Correspondences[] };
 
-export type WorkerReply = { id: number; outcome: DetailOutcome } | { id: number; orb: OrbResult } | { id: number; error: string };
+export type WorkerReply =
+  | { id: number; outcome: DetailOutcome }
+  | { id: number; orb: OrbResult }
+  | { id: number; geometry: number[] | PinFit[] }
+  | { id: number; error: string };
+
+/** Tentative correspondences of a candidate (photo point -> reference point, x and y after each other). */
+export interface Correspondences {
+  src: number[];
+  dst: number[];
+}
+
+/** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickInliers`). */
+export interface QuickTask extends Correspondences {
+  iters: number;
+}
 
 /** After this many crashes the worker is not started again (the main thread does the work). */
 const MAX_FAILURES = 3;
@@ -56,6 +78,8 @@ export class DetailWorker {
   completed = 0;
   /** ORB tasks the worker has answered (likewise) */
   orbsCompleted = 0;
+  /** candidates whose inliers the worker has counted or whose homography it has fitted (likewise) */
+  geometryCompleted = 0;
 
   constructor(private readonly file: string) {}
 
@@ -73,6 +97,16 @@ export class DetailWorker {
   /** Finds some levels of a photo's ORB pyramid in the worker; rejects when the worker cannot. */
   orb(task: OrbTask): Promise<OrbResult> {
     return this.send<OrbResult>((id) => ({ id, kind: "orb", task }));
+  }
+
+  /** Counts the inliers of candidates in the worker (`quickInliers`); rejects when the worker cannot. */
+  quickInliers(task: QuickTask[]): Promise<number[]> {
+    return this.send<number[]>((id) => ({ id, kind: "quick", task }));
+  }
+
+  /** Fits the pin's homography of candidates in the worker (`fitPinHomography`); rejects when the worker cannot. */
+  fitPins(task: Correspondences[]): Promise<PinFit[]> {
+    return this.send<PinFit[]>((id) => ({ id, kind: "fit", task }));
   }
 
   private send<T>(request: (id: number) => WorkerRequest): Promise<T> {
@@ -110,6 +144,9 @@ export class DetailWorker {
       } else if ("orb" in reply) {
         this.orbsCompleted++;
         p.resolve(reply.orb);
+      } else if ("geometry" in reply) {
+        this.geometryCompleted += reply.geometry.length;
+        p.resolve(reply.geometry);
       } else p.reject(new Error(reply.error));
     });
     w.on("error", (error) => {

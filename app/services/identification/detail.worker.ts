@@ -1,10 +1,11 @@
-// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid and runs detail
-// checks, with an OpenCV of its own. It keeps the last few references it was sent, so that their
+// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, counts inliers
+// and fits homographies of candidates, and runs detail checks, with an OpenCV of its own. It keeps the last few references it was sent, so that their
 // blurred copies are made once.
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
+import { fitPinHomography, quickInliers } from "./geometry.server";
 import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
 
 const KEPT = 4;
@@ -20,6 +21,14 @@ port.on("message", async (request: WorkerRequest) => {
       const { gray, width, height, params, levels } = request.task;
       const orb = runOrbLevels(cv, gray, width, height, params, levels);
       port.postMessage({ id, orb } satisfies WorkerReply, [orb.points.buffer as ArrayBuffer, orb.desc.buffer as ArrayBuffer]);
+      return;
+    }
+    if (request.kind === "quick") {
+      port.postMessage({ id, geometry: request.task.map((c) => quickInliers(c, c.iters)) } satisfies WorkerReply);
+      return;
+    }
+    if (request.kind === "fit") {
+      port.postMessage({ id, geometry: request.task.map((c) => fitPinHomography(cv, c.src, c.dst)) } satisfies WorkerReply);
       return;
     }
     const { imageId, task } = request;

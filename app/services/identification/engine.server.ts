@@ -32,7 +32,6 @@ import {
   type RawImage,
 } from "./features.server";
 import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
-import { mulberry32 } from "~/utils/random";
 import {
   BACKGROUND_STEP,
   decodeLayout,
@@ -46,7 +45,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { affineAsHomography, leftoverPairs, plausibleHomography, RANSAC_PX } from "./geometry.server";
+import { fitPinHomography, leftoverPairs, quickInliers, type PinFit } from "./geometry.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -377,6 +376,22 @@ export class VisualIndex {
     return concatOrb([near, (await remote) ?? runOrbLevels(cv, gray, width, height, params, far)]);
   }
 
+  /**
+   * `local` over the items, every other one given to the worker (`remote`) at the same time; without
+   * the worker, or if it fails, all are done here. The items are independent and their functions
+   * deterministic, so the results are those of one thread.
+   */
+  private async shared<I, O>(items: I[], local: (item: I) => O, remote: (worker: DetailWorker, items: I[]) => Promise<O[]>): Promise<O[]> {
+    const worker = this.detailWorker;
+    if (!worker || items.length < 2) return items.map(local);
+    const theirs = items.filter((_, k) => k % 2 === 1);
+    const sent = remote(worker, theirs).catch(() => null);
+    const out: O[] = items.map((item, k) => (k % 2 === 0 ? local(item) : (undefined as O)));
+    const got = (await sent) ?? theirs.map(local);
+    got.forEach((o, j) => (out[j * 2 + 1] = o));
+    return out;
+  }
+
   /** `debug` (optional) receives per-candidate diagnostics; used by the benchmark only. */
   async match(photo: Buffer, opts?: { limit?: number; debug?: CandidateDebug[] }): Promise<MatchResult> {
     const limit = Math.max(1, Math.min(5, opts?.limit ?? 5));
@@ -441,8 +456,13 @@ export class VisualIndex {
     // can still reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks
     // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
     // fine check's so that the JS count's own randomness does not keep a candidate out.
+    // With the worker, every other candidate is counted, and every other homography fitted, there.
     const countedPoints = counted.map((s) => pairPoints(s.arr, orb.points, s.e));
-    const countedQuick = countedPoints.map((p, k) => quickInliers(p, k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS));
+    const countedQuick = await this.shared(
+      countedPoints.map((p, k) => ({ ...p, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })),
+      (p) => quickInliers(p, p.iters),
+      (worker, items) => worker.quickInliers(items),
+    );
     const order = counted
       .map((_, k) => k)
       .sort((x, y) => countedQuick[y] - countedQuick[x] || x - y)
@@ -459,11 +479,18 @@ export class VisualIndex {
       void this.detailOf(shortlist[likely].e);
       await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
     }
+    const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
+    const fitted = await this.shared(
+      toFit.map((rank) => points[rank]),
+      (p) => fitPinHomography(cv, p.src, p.dst),
+      (worker, items) => worker.fitPins(items),
+    );
+    const fitOf = new Map(toFit.map((rank, j) => [rank, fitted[j]]));
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
-      const confirm = quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE;
-      const v = confirm
-        ? verifyPairs(cv, points[rank], s.arr, s.e, img.width, img.height)
+      const fit = fitOf.get(rank);
+      const v = fit
+        ? verifyPairs(fit, s.arr, s.e, img.width, img.height)
         : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
       verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
     });
@@ -832,153 +859,22 @@ function pairPoints(pairs: number[], qPts: Float32Array, e: Entry): { src: numbe
 }
 
 function verifyPairs(
-  cv: CV,
-  { src, dst }: { src: number[]; dst: number[] },
+  fit: PinFit,
   pairs: number[],
   e: Entry,
   qW: number,
   qH: number,
 ): { matches: number; inliers: number; H: number[] | null; holes?: number } {
-  const m = src.length / 2;
-  if (m < 6) return { matches: m, inliers: 0, H: null };
-  const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
-  const dstMat = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
-  const mask = new cv.Mat();
-  let H: InstanceType<CV["Mat"]> | null = null;
-  try {
-    H = cv.findHomography(srcMat, dstMat, cv.RANSAC, RANSAC_PX, mask, 1000, 0.995);
-    let h = H && H.rows === 3 ? Array.from(H.data64F) : null;
-    // a degenerate or mirrored homography (RANSAC latched onto points along an arc of lettering, a
-    // spinner's ring...) is replaced by an affine fit: phone photos of a flat pin are close to affine,
-    // and the affine model cannot fold the pin over
-    if (!h || !plausibleHomography(h)) {
-      h = null;
-      const A = cv.estimateAffine2D(srcMat, dstMat, mask, cv.RANSAC, RANSAC_PX, 2000, 0.995, 10);
-      try {
-        if (A && A.rows === 2 && A.cols === 3) {
-          const affine = affineAsHomography(A);
-          if (plausibleHomography(affine)) h = affine;
-        }
-      } finally {
-        A?.delete();
-      }
+  const m = fit.mask.length;
+  if (!fit.H) return { matches: m, inliers: 0, H: null };
+  let inl = 0;
+  const inlierRef: number[] = [];
+  for (let i = 0; i < m; i++)
+    if (fit.mask[i]) {
+      inl++;
+      inlierRef.push(pairs[i * 2 + 1]);
     }
-    if (!h) return { matches: m, inliers: 0, H: null };
-    let inl = 0;
-    const inlierRef: number[] = [];
-    for (let i = 0; i < m; i++)
-      if (mask.data[i]) {
-        inl++;
-        inlierRef.push(pairs[i * 2 + 1]);
-      }
-    return { matches: m, inliers: inl, H: h, holes: coverageHoles(e, h, inlierRef, qW, qH) };
-  } finally {
-    srcMat.delete();
-    dstMat.delete();
-    mask.delete();
-    H?.delete();
-  }
-}
-
-/** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */
-function quickInliers({ src, dst }: { src: number[]; dst: number[] }, maxIters = 1000): number {
-  if (src.length / 2 < 6) return 0;
-  const mask = ransacHomography(src, dst, RANSAC_PX, maxIters, 0.995);
-  let n = 0;
-  for (let i = 0; i < mask.length; i++) n += mask[i];
-  return n;
-}
-
-/** Homography (h33 = 1) through 4 point pairs: 8x8 linear system, Gaussian elimination. False if degenerate. */
-function homography4(src: number[], dst: number[], idx: Int32Array, out: Float64Array, a: Float64Array): boolean {
-  for (let r = 0; r < 4; r++) {
-    const x = src[idx[r] * 2], y = src[idx[r] * 2 + 1], u = dst[idx[r] * 2], v = dst[idx[r] * 2 + 1];
-    const o = r * 18; // rows 2r and 2r+1 of the augmented matrix [A | b]
-    a[o] = x; a[o + 1] = y; a[o + 2] = 1; a[o + 3] = 0; a[o + 4] = 0; a[o + 5] = 0; a[o + 6] = -x * u; a[o + 7] = -y * u; a[o + 8] = u;
-    a[o + 9] = 0; a[o + 10] = 0; a[o + 11] = 0; a[o + 12] = x; a[o + 13] = y; a[o + 14] = 1; a[o + 15] = -x * v; a[o + 16] = -y * v; a[o + 17] = v;
-  }
-  for (let c = 0; c < 8; c++) {
-    let piv = c;
-    for (let r = c + 1; r < 8; r++) if (Math.abs(a[r * 9 + c]) > Math.abs(a[piv * 9 + c])) piv = r;
-    if (Math.abs(a[piv * 9 + c]) < 1e-10) return false;
-    if (piv !== c)
-      for (let k = c; k < 9; k++) {
-        const t = a[c * 9 + k];
-        a[c * 9 + k] = a[piv * 9 + k];
-        a[piv * 9 + k] = t;
-      }
-    for (let r = 0; r < 8; r++) {
-      if (r === c) continue;
-      const f = a[r * 9 + c] / a[c * 9 + c];
-      if (f === 0) continue;
-      for (let k = c; k < 9; k++) a[r * 9 + k] -= f * a[c * 9 + k];
-    }
-  }
-  for (let c = 0; c < 8; c++) out[c] = a[c * 9 + 8] / a[c * 9 + c];
-  out[8] = 1;
-  return true;
-}
-
-/** Signed area of a triangle (orientation). */
-function orient(p: number[], i: number, j: number, k: number): number {
-  return (p[j * 2] - p[i * 2]) * (p[k * 2 + 1] - p[i * 2 + 1]) - (p[j * 2 + 1] - p[i * 2 + 1]) * (p[k * 2] - p[i * 2]);
-}
-
-// the four triangles of a 4-point sample (a sample whose triangles flip orientation cannot be a homography)
-const SUBSET_TRIANGLES = [0, 1, 2, 1, 2, 3, 0, 2, 3, 0, 1, 3];
-
-/**
- * RANSAC for a homography src -> dst, following OpenCV's estimator: random 4-point samples whose triangles
- * keep their orientation, inliers within `px` pixels, iteration count adapted to the best inlier ratio so
- * far (at most maxIters). Deterministic (fixed seed) so that a photo always gets the same answer.
- * Returns the inlier mask of the best model.
- */
-function ransacHomography(src: number[], dst: number[], px: number, maxIters: number, confidence: number): Uint8Array {
-  const m = src.length / 2;
-  const rnd = mulberry32(0x5eed);
-  const idx = new Int32Array(4);
-  const h = new Float64Array(9), a = new Float64Array(72);
-  const thr = px * px;
-  let best = new Uint8Array(m), cur = new Uint8Array(m);
-  let bestCount = 0;
-  let iters = maxIters;
-  for (let it = 0; it < iters; it++) {
-    let ok = false;
-    for (let attempt = 0; attempt < 100 && !ok; attempt++) {
-      for (let k = 0; k < 4; k++) {
-        let r = Math.floor(rnd() * m);
-        while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2])) r = Math.floor(rnd() * m);
-        idx[k] = r;
-      }
-      let negative = 0;
-      for (let t = 0; t < 4; t++) {
-        const i = idx[SUBSET_TRIANGLES[t * 3]], j = idx[SUBSET_TRIANGLES[t * 3 + 1]], k = idx[SUBSET_TRIANGLES[t * 3 + 2]];
-        if (orient(src, i, j, k) * orient(dst, i, j, k) < 0) negative++;
-      }
-      ok = negative === 0 || negative === 4;
-    }
-    if (!ok || !homography4(src, dst, idx, h, a)) continue;
-    let count = 0;
-    for (let i = 0; i < m; i++) {
-      const x = src[i * 2], y = src[i * 2 + 1];
-      const w = 1 / (h[6] * x + h[7] * y + 1);
-      const dx = (h[0] * x + h[1] * y + h[2]) * w - dst[i * 2];
-      const dy = (h[3] * x + h[4] * y + h[5]) * w - dst[i * 2 + 1];
-      const inl = dx * dx + dy * dy <= thr;
-      cur[i] = inl ? 1 : 0;
-      if (inl) count++;
-    }
-    if (count > bestCount) {
-      [best, cur] = [cur, best];
-      bestCount = count;
-      // iterations needed to draw one all-inlier sample with the given confidence
-      const p = Math.pow(count / m, 4);
-      if (p >= 1) break;
-      const need = Math.log(1 - confidence) / Math.log(1 - p);
-      if (Number.isFinite(need)) iters = Math.min(iters, Math.ceil(need));
-    }
-  }
-  return best;
+  return { matches: m, inliers: inl, H: fit.H, holes: coverageHoles(e, fit.H, inlierRef, qW, qH) };
 }
 
 interface Aligned {
