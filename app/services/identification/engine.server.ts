@@ -196,7 +196,7 @@ export class VisualIndex {
   constructor(
     private readonly loadReference?: ReferenceLoader,
     private readonly loadFeatures?: FeatureLoader,
-    /** runs detail checks on the second core (detail-worker.server.ts); without it, all run here */
+    /** shares the ORB, the geometry and the detail checks on the second core (detail-worker.server.ts); without it, all run here */
     private readonly detailWorker: DetailWorker | null = null,
   ) {}
 

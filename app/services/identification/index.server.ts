@@ -116,16 +116,17 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
 }
 
 /**
- * The worker that checks the strongest candidate in detail on the second core, bundled beside the
- * server build (absent when the sources run directly, as in the unit tests: then one thread does all).
- * Used where there is a second core (IDENTIFY_WORKER=on forces it, =off keeps every check on the main
- * thread): on one core it would only cost the memory of a second OpenCV.
+ * The worker that shares each photo's work on the second core (half of its ORB, half of its
+ * candidates' geometry, the strongest candidate's detail check), bundled beside the server build
+ * (absent when the sources run directly, as in the unit tests: then one thread does all). Used where
+ * there is a second core (IDENTIFY_WORKER=on forces it, =off keeps all the work on the main thread):
+ * on one core it would only cost the memory of a second OpenCV.
  */
 function detailWorker(): DetailWorker | null {
   const setting = process.env.IDENTIFY_WORKER;
   if (setting === 'off' || (setting !== 'on' && availableParallelism() < 2)) return null;
   const worker = DetailWorker.at(new URL(`./${DETAIL_WORKER_FILE}`, import.meta.url));
-  if (worker) console.log('[identify] detail checks share the work with a worker thread');
+  if (worker) console.log('[identify] each photo\'s work is shared with a worker thread');
   return worker;
 }
 
