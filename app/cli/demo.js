@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const url = process.env.DATABASE_URL || 'file:./data/demo.db';
@@ -18,7 +19,7 @@ execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs')
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: url },
 });
-const child = spawn(process.execPath, [path.join(root, 'app/cli/server.js')], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV || 'production', PINDEX_ALLOW_DEV_SECRET: process.env.PINDEX_ALLOW_DEV_SECRET || '1' },

@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
+import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
@@ -190,7 +191,7 @@ async function main() {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const serverStarted = performance.now();
-    const child = spawn(process.execPath, [path.join(root, 'app/cli/server.js')], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
       cwd: root,
       env: { ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret' },
       stdio: ['ignore', 'inherit', 'inherit'],

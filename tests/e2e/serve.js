@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = path.join(root, 'tests/.tmp');
@@ -57,7 +58,7 @@ oauth.service.on('beforeUserinfo', (userinfo, req) => {
   };
 });
 
-const child = spawn(process.execPath, [path.join(root, 'app/cli/server.js')], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
   cwd: root,
   stdio: 'inherit',
   env: {

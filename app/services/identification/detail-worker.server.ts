@@ -60,6 +60,9 @@ export interface QuickTask extends Correspondences {
   iters: number;
 }
 
+/** The worker's V8 young generation, MB. */
+const WORKER_YOUNG_MB = 8;
+
 /** After this many crashes the worker is not started again (the main thread does the work). */
 const MAX_FAILURES = 3;
 
@@ -131,7 +134,9 @@ export class DetailWorker {
   private start(): Worker | null {
     if (this.worker) return this.worker;
     if (this.failures >= MAX_FAILURES) return null;
-    const w = new Worker(this.file);
+    // a small young generation: the worker's garbage is a few buffers per photo, and the default lets
+    // its heap grow by tens of MB before it is collected (the memory counts at 5,000 pins)
+    const w = new Worker(this.file, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
     w.unref();
     w.on("message", (reply: WorkerReply) => {
       const p = this.pending.get(reply.id);
