@@ -94,7 +94,7 @@ describe('the second core', () => {
       return { src, dst, iters: 1000 };
     });
     const fits = await worker.fitPins(sets);
-    expect(fits).toEqual(sets.map((c) => fitPinHomography(cv, c.src, c.dst)));
+    expect(fits).toEqual(sets.map((c) => fitPinHomography(cv, c)));
     expect(fits[0].H).not.toBeNull();
     expect(fits[0].mask.reduce((n, v) => n + v, 0)).toBeGreaterThan(80);
     expect(await worker.quickInliers(sets)).toEqual(sets.map((c) => quickInliers(c, c.iters)));

@@ -8,8 +8,7 @@
 //  - the strongest candidate's full-resolution detail check (about 30 ms), which does not depend on
 //    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
 //    colours are compared; look-alikes read letter by letter are likewise checked two at a time.
-// The worker runs the same code on the same data, so the answers are
-// the same as on one thread.
+// The worker runs the same code on the same data, so the answers are the same as on one thread.
 //
 // The worker is a file of its own, bundled by `npm run build` (app/cli/build-worker.js) next to
 // the server build. Where it is missing (tests and tools run from the sources) or fails, the engine
@@ -19,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
 import type { OrbParams, OrbResult } from "./features.server";
-import type { PinFit } from "./geometry.server";
+import type { Correspondences, PinFit } from "./geometry.server";
 
 /** The file name of the bundled worker, beside the server build. */
 export const DETAIL_WORKER_FILE = "detail-worker.js";
@@ -35,7 +34,8 @@ export interface OrbTask {
 
 /**
  * A task as sent: a detail check, whose reference goes without the blurred copies made on this thread
- * (the worker keeps its own), or some levels of an ORB pyramid.
+ * (the worker keeps its own), some levels of an ORB pyramid, or candidates' inliers to count or
+ * homographies to fit.
  */
 export type WorkerRequest =
   | { id: number; kind: "detail"; imageId: string; task: DetailTask }
@@ -48,12 +48,6 @@ export type WorkerReply =
   | { id: number; orb: OrbResult }
   | { id: number; geometry: number[] | PinFit[] }
   | { id: number; error: string };
-
-/** Tentative correspondences of a candidate (photo point -> reference point, x and y after each other). */
-export interface Correspondences {
-  src: number[];
-  dst: number[];
-}
 
 /** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickInliers`). */
 export interface QuickTask extends Correspondences {
@@ -156,7 +150,7 @@ export class DetailWorker {
     });
     w.on("error", (error) => {
       this.failures++;
-      console.error("The detail worker failed; checking on the main thread", error);
+      console.error("The identification worker failed; working on the main thread", error);
       this.fail(w, error);
     });
     w.on("exit", (code) => this.fail(w, new Error(`the detail worker exited (${code})`)));

@@ -1,6 +1,6 @@
 // The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, counts inliers
-// and fits homographies of candidates, and runs detail checks, with an OpenCV of its own. It keeps the last few references it was sent, so that their
-// blurred copies are made once.
+// and fits homographies of candidates, and runs detail checks, with an OpenCV of its own. It keeps
+// the last few references it was sent, so that their blurred copies are made once.
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
@@ -28,7 +28,7 @@ port.on("message", async (request: WorkerRequest) => {
       return;
     }
     if (request.kind === "fit") {
-      port.postMessage({ id, geometry: request.task.map((c) => fitPinHomography(cv, c.src, c.dst)) } satisfies WorkerReply);
+      port.postMessage({ id, geometry: request.task.map((c) => fitPinHomography(cv, c)) } satisfies WorkerReply);
       return;
     }
     const { imageId, task } = request;

@@ -45,7 +45,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { fitPinHomography, leftoverPairs, quickInliers, type PinFit } from "./geometry.server";
+import { fitPinHomography, leftoverPairs, quickInliers, type Correspondences, type PinFit } from "./geometry.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -482,7 +482,7 @@ export class VisualIndex {
     const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
     const fitted = await this.shared(
       toFit.map((rank) => points[rank]),
-      (p) => fitPinHomography(cv, p.src, p.dst),
+      (p) => fitPinHomography(cv, p),
       (worker, items) => worker.fitPins(items),
     );
     const fitOf = new Map(toFit.map((rank, j) => [rank, fitted[j]]));
@@ -847,7 +847,7 @@ function coverageHoles(e: Entry, H: number[], inlierRef: number[], qW: number, q
 }
 
 /** The photo and reference coordinates of tentative correspondences (query index, reference index pairs). */
-function pairPoints(pairs: number[], qPts: Float32Array, e: Entry): { src: number[]; dst: number[] } {
+function pairPoints(pairs: number[], qPts: Float32Array, e: Entry): Correspondences {
   const src: number[] = [];
   const dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {

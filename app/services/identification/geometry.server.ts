@@ -19,11 +19,14 @@ export function plausibleHomography(h: number[]): boolean {
   return det > 1e-4 && det < 1e4 && Math.abs(h[6]) <= 0.01 && Math.abs(h[7]) <= 0.01;
 }
 
-/** Tentative correspondences (photo point -> reference point) that the pin's homography H leaves out. */
-export interface Leftover {
+/** Tentative correspondences of a candidate (photo point -> reference point, x and y after each other). */
+export interface Correspondences {
   src: number[];
   dst: number[];
 }
+
+/** The correspondences that the pin's homography H leaves out. */
+export type Leftover = Correspondences;
 
 /**
  * The correspondences of `pairs` (photo index, reference index) that do not fit H: where a part that
@@ -99,7 +102,7 @@ export interface PinFit {
  * the affine model cannot fold the pin over. OpenCV's estimators seed their own random numbers at each
  * call, so a fit is the same on any thread.
  */
-export function fitPinHomography(cv: CV, src: number[], dst: number[]): PinFit {
+export function fitPinHomography(cv: CV, { src, dst }: Correspondences): PinFit {
   const m = src.length / 2;
   if (m < 6) return { H: null, mask: new Uint8Array(m) };
   const srcMat = cv.matFromArray(m, 1, cv.CV_32FC2, src);
@@ -131,7 +134,7 @@ export function fitPinHomography(cv: CV, src: number[], dst: number[]): PinFit {
 }
 
 /** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */
-export function quickInliers({ src, dst }: { src: number[]; dst: number[] }, maxIters = 1000): number {
+export function quickInliers({ src, dst }: Correspondences, maxIters = 1000): number {
   if (src.length / 2 < 6) return 0;
   const mask = ransacHomography(src, dst, RANSAC_PX, maxIters, 0.995);
   let n = 0;
