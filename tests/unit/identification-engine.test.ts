@@ -107,6 +107,18 @@ describe('visual engine', () => {
     expect(result.reason).toBe('no_match');
   });
 
+  it('answers no match for a picture too thin or too small to hold a pin, and stores such a picture as a reference', async () => {
+    // a strip 2 px high is brought to 1024 x 1 px; ORB's smaller levels of it would have no pixels at all
+    for (const [width, height] of [[2000, 2], [2, 2000], [1, 1], [40, 40]]) {
+      const picture = await sharp({ create: { width, height, channels: 3, background: '#c03030' } }).png().toBuffer();
+      const result = await index.match(picture);
+      expect(result.reason, `${width} x ${height}`).toBe('no_match');
+      expect(result.best).toBeNull();
+      // a vendor's odd upload is kept; it simply gives the matcher nothing to find
+      await expect(extractFeatures(picture), `${width} x ${height}`).resolves.toBeInstanceOf(Uint8Array);
+    }
+  });
+
   it('compares the cream enamel inside a silver outline, and the lettering printed on it', async () => {
     // a light silver outline is near-white too: the background fill used to run on through it into the
     // enamel, and the name printed there was never compared

@@ -185,9 +185,14 @@ function decodeCut(bytes: Uint8Array): { mask: Uint8Array; w: number; h: number 
   return w >= 2 && h >= 2 ? { mask, w, h } : null;
 }
 
+/** A photo with a shorter side below this (at the cut's size) is used as it is. */
+const CUT_MIN_SIDE = 16;
+
 /** The pin in a small photo (1 = pin), or null when GrabCut finds nothing pin-sized. */
 function cutPin(cv: CV, img: RawImage): Uint8Array | null {
   const { width: w, height: h } = img;
+  // GrabCut needs a frame with a border around its rectangle; a photo this small holds no pin to cut
+  if (Math.min(w, h) < CUT_MIN_SIDE) return null;
   const src = new cv.Mat(h, w, cv.CV_8UC3);
   src.data.set(img.data);
   const mask = new cv.Mat();
@@ -282,12 +287,21 @@ export interface OrbParams {
   nlevels: number;
 }
 
+/** ORB finds no keypoint within this many pixels of an image's edge (its edgeThreshold). */
+const ORB_EDGE = 31;
+
+/** An image (or pyramid level) too thin to hold a keypoint: OpenCV would find none, or throw when its levels shrink to nothing. */
+function tooThinForOrb(width: number, height: number): boolean {
+  return Math.min(width, height) <= 2 * ORB_EDGE;
+}
+
 export function runOrb(cv: CV, gray: Uint8Array, width: number, height: number, p: OrbParams): OrbResult {
+  if (tooThinForOrb(width, height)) return { points: new Float32Array(0), desc: new Uint8Array(0) };
   const mat = new cv.Mat(height, width, cv.CV_8UC1);
   const mask = new cv.Mat();
   const kps = new cv.KeyPointVector();
   const desc = new cv.Mat();
-  const orb = new cv.ORB(p.nfeatures, 1.2, p.nlevels, 31, 0, 2, cv.ORB_HARRIS_SCORE, 31, p.fastThreshold);
+  const orb = new cv.ORB(p.nfeatures, 1.2, p.nlevels, ORB_EDGE, 0, 2, cv.ORB_HARRIS_SCORE, 31, p.fastThreshold);
   try {
     mat.data.set(gray);
     orb.detectAndCompute(mat, mask, kps, desc);
@@ -351,6 +365,8 @@ export function runOrbLevels(cv: CV, gray: Uint8Array, width: number, height: nu
     for (let level = 0; level <= last; level++) {
       const scale = Math.fround(Math.pow(ORB_SCALE, level));
       if (level > 0) {
+        // the levels only shrink: once one is too thin, so are all after it
+        if (tooThinForOrb(cvRound(Math.fround(width / scale)), cvRound(Math.fround(height / scale)))) break;
         const next = new cv.Mat();
         const size = new cv.Size(cvRound(Math.fround(width / scale)), cvRound(Math.fround(height / scale)));
         cv.resize(prev, next, size, 0, 0, cv.INTER_LINEAR_EXACT);
