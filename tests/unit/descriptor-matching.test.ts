@@ -1,0 +1,68 @@
+/**
+ * The exhaustive descriptor matching used to align look-alike references: abandoning a distance once
+ * it cannot change a pair must give exactly the pairs of the plain nearest / second-nearest search.
+ */
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '~/utils/random';
+import { popcnt, ratioMatches } from '~/services/identification/vocab.server';
+
+/** The plain search: every distance counted in full. */
+function plainRatioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
+  const pairs: number[] = [];
+  for (let i = 0; i < a.length / 8; i++) {
+    let best = 999, sec = 999, bj = -1;
+    for (let j = 0; j < b.length / 8; j++) {
+      let d = 0;
+      for (let w = 0; w < 8; w++) d += popcnt(a[i * 8 + w] ^ b[j * 8 + w]);
+      if (d < best) {
+        sec = best;
+        best = d;
+        bj = j;
+      } else if (d < sec) sec = d;
+    }
+    if (bj >= 0 && best <= acceptHamming && best < ratio * sec) pairs.push(i, bj);
+  }
+  return pairs;
+}
+
+/** `n` random descriptors, and `a` made of noisy copies of some of them (flipped bits) and random ones. */
+function descriptorSets(seed: number, n: number) {
+  const rnd = mulberry32(seed);
+  const word = () => (rnd() * 2 ** 32) >>> 0;
+  const b = new Uint32Array(n * 8).map(word);
+  const flip = (set: Uint32Array, k: number, flips: number, within: number) => {
+    for (let f = 0; f < flips; f++) {
+      const bit = Math.floor(rnd() * within);
+      set[k * 8 + (bit >> 5)] ^= 1 << (bit & 31);
+    }
+  };
+  const a = new Uint32Array(n * 8);
+  for (let i = 0; i < n; i++) {
+    const source = Math.floor(rnd() * n);
+    const copy = rnd() < 0.6;
+    for (let w = 0; w < 8; w++) a[i * 8 + w] = copy ? b[source * 8 + w] : word();
+    // 0..70 flipped bits: near matches, borderline ones (around 50 and 62) and far ones; half the
+    // time all in the first 128 bits, where the distance is first counted
+    flip(a, i, Math.floor(rnd() * 70), rnd() < 0.5 ? 128 : 256);
+    // a second copy in b now and then, as near or a little farther, so that the ratio test decides
+    if (copy && rnd() < 0.5) {
+      const twin = Math.floor(rnd() * n);
+      b.set(a.subarray(i * 8, i * 8 + 8), twin * 8);
+      flip(b, twin, Math.floor(rnd() * 70), rnd() < 0.5 ? 128 : 256);
+    }
+  }
+  return { a, b };
+}
+
+describe('ratio-tested descriptor matching', () => {
+  it('gives the pairs of the plain search, in the same order', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { a, b } = descriptorSets(seed, 600);
+      for (const [accept, ratio] of [[50, 0.8], [40, 0.7], [64, 0.9]]) {
+        const expected = plainRatioMatches(a, b, accept, ratio);
+        expect(expected.length).toBeGreaterThan(100); // the sets hold matches to find
+        expect(ratioMatches(a, b, accept, ratio), `seed ${seed}, ${accept} bits, ratio ${ratio}`).toEqual(expected);
+      }
+    }
+  });
+});
