@@ -4,7 +4,7 @@
  *
  *   npm run build        # first: this script builds nothing
  *   npx tsx tests/bench/identify.ts [--limit N] [--distractors N] [--json out.json]
- *                                   [--min-top1 0.85] [--max-false 0.10] [--keep]
+ *                                   [--min-top1 0.85] [--max-false 0.10] [--keep] [--from-db FILE]
  *
  * 1. imports BENCH_DIR/catalogue.csv (default ../shared/bench/identify) into a fresh temporary
  *    database through `app/cli/catalogue-import.ts` (plus N generated distractor pins with
@@ -15,6 +15,9 @@
  *    among pin + similarPins), the false-match rate of unknown pins (identified: true) split
  *    novel / near-duplicate, family vs single pins, latency p50/p95/max and the server's memory.
  * --limit N takes a deterministic stratified slice of the queries (same share of every kind).
+ * --keep keeps the temporary directory and its database; --from-db FILE starts from a copy of such
+ * a database instead of importing again (give --distractors as when it was imported, for the
+ * report): the 4,700 distractors take about 13 minutes to import, the queries 2.
  * The exit code is non-zero only when --min-top1 / --max-false are given and missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -46,6 +49,13 @@ const JSON_OUT = opt('json');
 const MIN_TOP1 = num('min-top1');
 const MAX_FALSE = num('max-false');
 const KEEP = args.includes('--keep');
+const FROM_DB = opt('from-db');
+/**
+ * A grown catalogue's server is started as "Running it yourself" advises for a large catalogue (and
+ * the Dockerfile does): with glibc's memory pools limited to two, unless the caller sets their number.
+ * The catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Figures").
+ */
+const serverMemoryEnv: { MALLOC_ARENA_MAX?: string } = DISTRACTORS && process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {};
 
 interface TruthRow {
   query: string;
@@ -180,9 +190,19 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl };
   let server: ChildProcess | null = null;
   try {
-    console.log(`Importing ${path.relative(root, path.join(benchDir, 'catalogue.csv'))} into ${dbUrl}`);
-    let importSeconds = runImport(path.join(benchDir, 'catalogue.csv'), env);
-    if (DISTRACTORS) {
+    let importSeconds = 0;
+    if (FROM_DB) {
+      if (!fs.existsSync(FROM_DB)) throw new Error(`--from-db: ${FROM_DB} does not exist`);
+      // a database the benchmark imported before (--keep), copied so that this run's identifications stay out of it
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (fs.existsSync(FROM_DB + suffix)) fs.copyFileSync(FROM_DB + suffix, path.join(tmp, `bench.db${suffix}`));
+      }
+      console.log(`Catalogue copied from ${FROM_DB} (imported earlier: no import)`);
+    } else {
+      console.log(`Importing ${path.relative(root, path.join(benchDir, 'catalogue.csv'))} into ${dbUrl}`);
+      importSeconds = runImport(path.join(benchDir, 'catalogue.csv'), env);
+    }
+    if (DISTRACTORS && !FROM_DB) {
       console.log(`Generating ${DISTRACTORS} distractor pins`);
       const csv = await writeDistractors(tmp, DISTRACTORS);
       importSeconds += runImport(csv, env);
@@ -193,7 +213,7 @@ async function main() {
     const serverStarted = performance.now();
     const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
       cwd: root,
-      env: { ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret' },
+      env: { ...env, ...serverMemoryEnv, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     server = child;
@@ -259,20 +279,21 @@ async function main() {
       top4Family: pct(fam.filter((r) => r.top4).length, fam.length),
       errors: results.filter((r) => r.status !== 200).length,
       latencyMs: { p50: Math.round(quantile(sorted, 0.5)), p95: Math.round(quantile(sorted, 0.95)), max: Math.round(sorted[sorted.length - 1] ?? 0) },
-      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null },
+      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
     };
 
     console.log('\nIdentification benchmark (HTTP, one request at a time)');
     console.log(`  queries              ${report.queries} (${known.length} known: ${fam.length} family, ${single.length} single; ${novel.length} novel, ${near.length} near-duplicate unknown)`);
-    console.log(`  catalogue            ${truthAll.length ? 'bench catalogue' : ''}${DISTRACTORS ? ` + ${DISTRACTORS} distractors` : ''}; import ${report.catalogue.importSeconds}s, server ready ${report.catalogue.readySeconds}s`);
+    console.log(`  catalogue            ${truthAll.length ? 'bench catalogue' : ''}${DISTRACTORS ? ` + ${DISTRACTORS} distractors` : ''}; ${FROM_DB ? 'imported earlier' : `import ${report.catalogue.importSeconds}s`}, server ready ${report.catalogue.readySeconds}s`);
     console.log(`  top-1 (known)        ${report.top1}%   family ${report.top1Family}%   single ${report.top1Single}%`);
     console.log(`  top-4 (known)        ${report.top4}%   family ${report.top4Family}%`);
     console.log(`  wrong pin (known)    ${report.wrongMatchOnKnown}%   rejected ${report.rejectedKnown}%`);
     console.log(`  false matches        ${report.falseMatch}%   novel ${report.falseMatchNovel}%   near-duplicate ${report.falseMatchNearDuplicate}%`);
     console.log(`  errors               ${report.errors}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
-    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB`);
+    const arenas = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX;
+    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${arenas ? `MALLOC_ARENA_MAX=${arenas}` : "glibc's default memory pools"})`);
     if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ ...report, results }, null, 2));
 
     const failures: string[] = [];
