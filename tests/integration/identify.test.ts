@@ -107,6 +107,15 @@ describe('input validation', () => {
     expect(notBase64.message).toContain('image_parse_error');
   });
 
+  it('answers a picture that decodes but is a 2 px strip with "no match", and records it', async () => {
+    const strip = await sharp({ create: { width: 2000, height: 2, channels: 3, background: '#204080' } }).png().toBuffer();
+    const before = (await db().select().from(identifications)).length;
+    const result = await identifyPin(null, dataUrl(strip, 'image/png'));
+    expect(result.identified).toBe(false);
+    expect(result.pin).toBeNull();
+    expect((await db().select().from(identifications)).length).toBe(before + 1);
+  });
+
   it('refuses a file that is not an image (415, image_parse_error) and a missing image (400)', async () => {
     const text = await statusOf(identifyPin(null, dataUrl(Buffer.from('hello, this is a text file and not a picture'), 'text/plain')));
     expect(text.status).toBe(415);
