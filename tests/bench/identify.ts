@@ -56,6 +56,8 @@ const FROM_DB = opt('from-db');
  * The catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Figures").
  */
 const serverMemoryEnv: { MALLOC_ARENA_MAX?: string } = DISTRACTORS && process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {};
+/** The server's number of glibc pools (null: glibc's default). */
+const MALLOC_ARENAS = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null;
 
 interface TruthRow {
   query: string;
@@ -279,7 +281,7 @@ async function main() {
       top4Family: pct(fam.filter((r) => r.top4).length, fam.length),
       errors: results.filter((r) => r.status !== 200).length,
       latencyMs: { p50: Math.round(quantile(sorted, 0.5)), p95: Math.round(quantile(sorted, 0.95)), max: Math.round(sorted[sorted.length - 1] ?? 0) },
-      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null },
+      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
     };
 
@@ -292,8 +294,7 @@ async function main() {
     console.log(`  false matches        ${report.falseMatch}%   novel ${report.falseMatchNovel}%   near-duplicate ${report.falseMatchNearDuplicate}%`);
     console.log(`  errors               ${report.errors}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
-    const arenas = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX;
-    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${arenas ? `MALLOC_ARENA_MAX=${arenas}` : "glibc's default memory pools"})`);
+    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"})`);
     if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ ...report, results }, null, 2));
 
     const failures: string[] = [];

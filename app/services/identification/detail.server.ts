@@ -9,7 +9,7 @@
 // reference was taken is given a second chance under its own motion (found by the matcher).
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
-import { secondaryMotion, type Leftover } from "./geometry.server";
+import { secondaryMotion, type Correspondences } from "./geometry.server";
 
 /** A grayscale image with its blurred copies (index into BLUR_SIGMAS), made lazily. */
 interface Gray {
@@ -314,7 +314,7 @@ export interface DetailTask {
   /** photo -> reference homography */
   H: number[];
   /** the correspondences H leaves out: a spinner's or dangler's own motion is looked for among them */
-  leftover: Leftover;
+  leftover: Correspondences;
   ref: ReferenceDetail;
 }
 

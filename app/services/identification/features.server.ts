@@ -365,11 +365,11 @@ export function runOrbLevels(cv: CV, gray: Uint8Array, width: number, height: nu
     for (let level = 0; level <= last; level++) {
       const scale = Math.fround(Math.pow(ORB_SCALE, level));
       if (level > 0) {
+        const w = cvRound(Math.fround(width / scale)), h = cvRound(Math.fround(height / scale));
         // the levels only shrink: once one is too thin, so are all after it
-        if (tooThinForOrb(cvRound(Math.fround(width / scale)), cvRound(Math.fround(height / scale)))) break;
+        if (tooThinForOrb(w, h)) break;
         const next = new cv.Mat();
-        const size = new cv.Size(cvRound(Math.fround(width / scale)), cvRound(Math.fround(height / scale)));
-        cv.resize(prev, next, size, 0, 0, cv.INTER_LINEAR_EXACT);
+        cv.resize(prev, next, new cv.Size(w, h), 0, 0, cv.INTER_LINEAR_EXACT);
         prev.delete();
         prev = next;
       }

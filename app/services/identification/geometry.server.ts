@@ -25,14 +25,11 @@ export interface Correspondences {
   dst: number[];
 }
 
-/** The correspondences that the pin's homography H leaves out. */
-export type Leftover = Correspondences;
-
 /**
  * The correspondences of `pairs` (photo index, reference index) that do not fit H: where a part that
  * has moved since the reference was taken (a spinner's disc, a swung dangler) may show a motion of its own.
  */
-export function leftoverPairs(pairs: number[], qPts: Float32Array, refPts: Float32Array, H: number[]): Leftover {
+export function leftoverPairs(pairs: number[], qPts: Float32Array, refPts: Float32Array, H: number[]): Correspondences {
   const src: number[] = [];
   const dst: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
@@ -55,7 +52,7 @@ export function leftoverPairs(pairs: number[], qPts: Float32Array, refPts: Float
  */
 export function secondaryMotion(
   cv: CV,
-  { src, dst }: Leftover,
+  { src, dst }: Correspondences,
   H: number[],
 ): { H: number[]; region: [number, number, number, number] } | null {
   const m = src.length / 2;
