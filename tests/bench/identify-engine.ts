@@ -207,8 +207,8 @@ async function main(): Promise<void> {
     console.log(`  ${id} (${families[id]?.kind ?? "?"}): ${f.ok}/${f.n}`);
   }
   if (worker) console.log(`detail checks answered by the worker: ${worker.completed}`);
-  await worker?.close();
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
+  await worker?.close();
 }
 
 main().catch((e: unknown) => {
