@@ -6,9 +6,9 @@
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKGROUND_STEP, pinMask } from '~/services/identification/detail.server';
+import { BACKGROUND_STEP, pinMask, referenceLayout } from '~/services/identification/detail.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
-import { decodeReference } from '~/services/identification/features.server';
+import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
@@ -136,6 +136,11 @@ describe('visual engine', () => {
     expect(at(stepped, 128, 250)).toBe(0);
     // without the step the fill runs on through the silver outline into the enamel
     expect(at(pinMask(img), 128, 80)).toBe(0);
+    // so that plain silhouette is left aside: the tiles compare the enamel, and the name's letters are found
+    const layout = referenceLayout(await getCV(), img, toGray(img));
+    expect(at(layout.pin, 128, 80)).toBe(1);
+    expect(at(layout.pin, 4, 4)).toBe(0);
+    expect(layout.glyphs.length).toBeGreaterThanOrEqual(5); // EAGLES
   });
 
   it('makes a pin photographed on a table into a catalogue-style reference: the pin alone, on white', async () => {

@@ -91,9 +91,23 @@ export interface ReferenceLayout {
  * main thread, so it is done at extraction and stored with the features, not at every photo.
  */
 export function referenceLayout(cv: CV, img: RawImage, gray: Uint8Array): ReferenceLayout {
-  const pin = pinMask(img);
+  const plain = pinMask(img);
   const shape = pinMask(img, BACKGROUND_STEP);
+  // a pin of white or cream enamel inside a light outline: the plain silhouette runs on through the
+  // outline into the enamel and keeps little more than the outline itself (2% of the shape for one pin
+  // of the public set), so that no tile and no letter of it was ever compared and its right photos were
+  // all refused; such a pin is compared over its whole shape
+  const pin = maskArea(plain) < PLAIN_MIN_SHARE * maskArea(shape) ? shape : plain;
   return { pin, shape, parts: hangingParts(cv, shape, img.width, img.height), glyphs: glyphBoxes(cv, gray, pin, img.width, img.height) };
+}
+
+/** The plain silhouette is kept when it holds at least this share of the pin's whole shape. */
+const PLAIN_MIN_SHARE = 0.25;
+
+function maskArea(mask: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) n += mask[i];
+  return n;
 }
 
 /** A reference prepared for the detail check: its grayscale (`gray`, at REF_SIDE) and its layout. */

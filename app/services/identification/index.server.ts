@@ -23,7 +23,7 @@ import { extractFeatures, VisualIndex } from './engine.server';
  * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
  * the background backfill re-extracts them, so changing the engine needs no manual migration.
  */
-export const FEATURE_ENGINE = 'pindex-visual-v4';
+export const FEATURE_ENGINE = 'pindex-visual-v5';
 
 const LOAD_BATCH = 200;
 
