@@ -1,6 +1,7 @@
 /**
  * The second core: the server finds half of a photo's ORB pyramid, counts and fits half of its
- * candidates' geometry, and starts the strongest candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
+ * candidates' geometry, aligns half of the pairs of references that duel, and starts the strongest
+ * candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
  * thread does the rest. A collector must get the same answer as from one thread, and an answer even
  * when the worker fails. The worker is bundled here as `npm run build` bundles it.
  */
@@ -11,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDetailWorker } from '../../app/cli/build-worker.js';
 import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
-import { decodeRGB, runOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
-import { fitPinHomography, quickInliers } from '~/services/identification/geometry.server';
+import { decodeFeatures, decodeRGB, runOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
+import { fitPinHomography, quickInliers, referencePairHomography } from '~/services/identification/geometry.server';
+import { asWords } from '~/services/identification/vocab.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
@@ -67,15 +69,38 @@ describe('the second core', () => {
     const before = worker.completed;
     const orbsBefore = worker.orbsCompleted;
     const geometryBefore = worker.geometryCompleted;
+    const pairsBefore = worker.pairsCompleted;
     for (const { name, photo } of photos) {
-      const alone = answer(await oneThread.match(photo));
-      expect(answer(await twoThreads.match(photo)), name).toEqual(alone);
+      // two threads first: the aligned pairs of references are kept for the process, so the pairs that
+      // the look-alikes' duels need are aligned here, half of them by the worker (and the next test
+      // compares the worker's alignment with this thread's)
+      const shared = answer(await twoThreads.match(photo));
+      expect(shared, name).toEqual(answer(await oneThread.match(photo)));
     }
     expect(answer(await twoThreads.match(photos[0].photo)).best?.pinId).toBe('eagles');
     expect(answer(await twoThreads.match(photos[3].photo)).best?.pinId).toBe('owls-2018');
     expect(worker.completed - before).toBeGreaterThanOrEqual(photos.length);
     expect(worker.orbsCompleted - orbsBefore).toBe(photos.length + 2);
     expect(worker.geometryCompleted - geometryBefore).toBeGreaterThan(0);
+    expect(worker.pairsCompleted - pairsBefore).toBeGreaterThan(0); // the look-alikes' duels
+  });
+
+  it('aligns two references in the worker as the main thread does', async () => {
+    const cv = await getCV();
+    const features = async (seed: number, team: string, year: number) => {
+      const f = decodeFeatures(await extractFeatures(await pinArtwork(seed, team, year, { yearSize: 18 })));
+      return { points: f.points, desc: asWords(f.desc) };
+    };
+    const a = await features(36, 'OWLS', 2018);
+    const pair = (b: { points: Float32Array; desc: Uint32Array }) => ({
+      pointsA: a.points, descA: a.desc, pointsB: b.points, descB: b.desc, acceptHamming: 50, ratio: 0.8,
+    });
+    const lookAlike = pair(await features(36, 'OWLS', 2019)); // another year of the same design
+    const other = pair(await features(33, 'HAWKS', 2020)); // another design
+    const H = await worker.pairHomography(lookAlike);
+    expect(H).toEqual(referencePairHomography(cv, lookAlike));
+    expect(H).toHaveLength(9);
+    expect(await worker.pairHomography(other)).toEqual(referencePairHomography(cv, other));
   });
 
   it('counts inliers and fits homographies in the worker as the main thread does', async () => {

@@ -7,7 +7,10 @@
 //    homography fitted, in the worker (`quickInliers`, `fitPinHomography`);
 //  - the strongest candidate's full-resolution detail check (about 30 ms), which does not depend on
 //    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
-//    colours are compared; look-alikes read letter by letter are likewise checked two at a time.
+//    colours are compared; look-alikes read letter by letter are likewise checked two at a time;
+//  - aligning the references of the candidates that duel, pair by pair (`referencePairHomography`,
+//    about 15 ms a pair, cached once done): the worker takes pairs from one end of the list while
+//    the main thread takes them from the other.
 // The worker runs the same code on the same data, so the answers are the same as on one thread.
 //
 // The worker is a file of its own, bundled by `npm run build` (app/cli/build-worker.js) next to
@@ -18,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
 import type { OrbParams, OrbResult } from "./features.server";
-import type { Correspondences, PinFit } from "./geometry.server";
+import type { Correspondences, PinFit, ReferencePair } from "./geometry.server";
 
 /** The file name of the bundled worker, beside the server build. */
 export const DETAIL_WORKER_FILE = "detail-worker.js";
@@ -41,12 +44,14 @@ export type WorkerRequest =
   | { id: number; kind: "detail"; imageId: string; task: DetailTask }
   | { id: number; kind: "orb"; task: OrbTask }
   | { id: number; kind: "quick"; task: QuickTask[] }
-  | { id: number; kind: "fit"; task: Correspondences[] };
+  | { id: number; kind: "fit"; task: Correspondences[] }
+  | { id: number; kind: "pair"; task: ReferencePair };
 
 export type WorkerReply =
   | { id: number; outcome: DetailOutcome }
   | { id: number; orb: OrbResult }
   | { id: number; geometry: number[] | PinFit[] }
+  | { id: number; homography: number[] | null }
   | { id: number; error: string };
 
 /** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickInliers`). */
@@ -77,6 +82,8 @@ export class DetailWorker {
   orbsCompleted = 0;
   /** candidates whose inliers the worker has counted or whose homography it has fitted (likewise) */
   geometryCompleted = 0;
+  /** pairs of references the worker has aligned (likewise) */
+  pairsCompleted = 0;
 
   constructor(private readonly file: string) {}
 
@@ -104,6 +111,11 @@ export class DetailWorker {
   /** Fits the pin's homography of candidates in the worker (`fitPinHomography`); rejects when the worker cannot. */
   fitPins(task: Correspondences[]): Promise<PinFit[]> {
     return this.send<PinFit[]>((id) => ({ id, kind: "fit", task }));
+  }
+
+  /** Aligns reference B onto reference A in the worker (`referencePairHomography`); rejects when the worker cannot. */
+  pairHomography(task: ReferencePair): Promise<number[] | null> {
+    return this.send<number[] | null>((id) => ({ id, kind: "pair", task }));
   }
 
   private send<T>(request: (id: number) => WorkerRequest): Promise<T> {
@@ -146,6 +158,9 @@ export class DetailWorker {
       } else if ("geometry" in reply) {
         this.geometryCompleted += reply.geometry.length;
         p.resolve(reply.geometry);
+      } else if ("homography" in reply) {
+        this.pairsCompleted++;
+        p.resolve(reply.homography);
       } else p.reject(new Error(reply.error));
     });
     w.on("error", (error) => {

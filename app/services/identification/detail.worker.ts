@@ -1,11 +1,12 @@
 // The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, counts inliers
-// and fits homographies of candidates, and runs detail checks, with an OpenCV of its own. It keeps
-// the last few references it was sent, so that their blurred copies are made once.
+// and fits homographies of candidates, aligns pairs of references, and runs detail checks, with an
+// OpenCV of its own. It keeps the last few references it was sent, so that their blurred copies are
+// made once.
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
-import { fitPinHomography, quickInliers } from "./geometry.server";
+import { fitPinHomography, quickInliers, referencePairHomography } from "./geometry.server";
 import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
 
 const KEPT = 4;
@@ -29,6 +30,10 @@ port.on("message", async (request: WorkerRequest) => {
     }
     if (request.kind === "fit") {
       port.postMessage({ id, geometry: request.task.map((c) => fitPinHomography(cv, c)) } satisfies WorkerReply);
+      return;
+    }
+    if (request.kind === "pair") {
+      port.postMessage({ id, homography: referencePairHomography(cv, request.task) } satisfies WorkerReply);
       return;
     }
     const { imageId, task } = request;

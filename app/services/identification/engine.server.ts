@@ -31,7 +31,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import {
   BACKGROUND_STEP,
   decodeLayout,
@@ -45,7 +45,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { fitPinHomography, leftoverPairs, quickInliers, type Correspondences, type PinFit } from "./geometry.server";
+import { fitPinHomography, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -574,6 +574,10 @@ export class VisualIndex {
       margin.set(v, 1);
       duelErr.set(v, 0);
     }
+    // each duel aligns the two references (cached once done): with the worker, two pairs at a time
+    const duels: [Entry, Entry][] = [];
+    for (let i = 0; i < plausible.length; i++) for (let j = i + 1; j < plausible.length; j++) duels.push([plausible[i].e, plausible[j].e]);
+    await this.alignPairs(cv, duels);
     for (let i = 0; i < plausible.length; i++) {
       for (let j = i + 1; j < plausible.length; j++) {
         const A = plausible[i], Bv = plausible[j];
@@ -690,6 +694,7 @@ export class VisualIndex {
       // each is checked in detail and their differing letters are compared with the photo (a pin that
       // is no look-alike of another has no letters to compare, and is not checked)
       const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
+      await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b): [Entry, Entry] => [a.e, b.e])));
       const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
       // their references are read and decoded (by sharp, off the main thread) at once, and they are
       // checked two at a time: every other one on the second core
@@ -708,6 +713,38 @@ export class VisualIndex {
     // likely another team name or year of the same design, which is not in the catalogue
     if (d && detailVetoes(d)) return noMatch();
     return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
+  }
+
+  /**
+   * Aligns the pairs of references (B onto A) that are not cached yet, so that `lookAlike` finds them
+   * ready: with the worker, it takes pairs from the end of the list while this thread takes them from the
+   * start, until none is left (the worker may still be busy with a detail check when they are asked
+   * for). Both threads compute the same homography. Without the worker, or when it fails, `lookAlike`
+   * aligns each pair when it is first needed.
+   */
+  private async alignPairs(cv: CV, pairs: [Entry, Entry][]): Promise<void> {
+    const worker = this.detailWorker;
+    const seen = new Set<string>();
+    const todo = pairs.filter(([a, b]) => {
+      const key = pairKey(a, b);
+      if (refPairCache.has(key) || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (!worker || todo.length < 2) return;
+    const descriptorsOf = (e: Entry) => this.descriptorsOf(e);
+    const inWorker = async (): Promise<void> => {
+      for (let next = todo.pop(); next; next = todo.pop()) {
+        const [a, b] = next;
+        cachePair(a, b, await worker.pairHomography(referencePair(a, b, descriptorsOf)));
+      }
+    };
+    const shared = inWorker().catch(() => undefined); // what it did not align, lookAlike aligns when needed
+    for (let next = todo.shift(); next; next = todo.shift()) {
+      lookAlike(cv, next[0], next[1], descriptorsOf);
+      await new Promise((resolve) => setImmediate(resolve)); // the worker's answer is read, and its next pair sent
+    }
+    await shared;
   }
 
   private accept(
@@ -1058,43 +1095,30 @@ function mul3(x: number[], y: number[]): number[] {
  */
 /** Homography reference B -> reference A (reference frames), from their own ORB features. */
 function refToRef(cv: CV, a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
-  const pairs = ratioMatches(descriptorsOf(b), descriptorsOf(a), ACCEPT_HAMMING, RATIO);
-  if (pairs.length < 24) return null;
-  const src: number[] = [], dst: number[] = [];
-  for (let k = 0; k < pairs.length; k += 2) {
-    src.push(b.points[pairs[k] * 2], b.points[pairs[k] * 2 + 1]);
-    dst.push(a.points[pairs[k + 1] * 2], a.points[pairs[k + 1] * 2 + 1]);
-  }
-  const m = src.length / 2;
-  const sm = cv.matFromArray(m, 1, cv.CV_32FC2, src);
-  const dm = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
-  const mask = new cv.Mat();
-  let H: InstanceType<CV["Mat"]> | null = null;
-  try {
-    H = cv.findHomography(sm, dm, cv.RANSAC, 3, mask, 1000, 0.995);
-    if (!H || H.rows !== 3) return null;
-    let inl = 0;
-    for (let i = 0; i < m; i++) if (mask.data[i]) inl++;
-    if (inl < 20) return null;
-    return Array.from(H.data64F);
-  } finally {
-    sm.delete();
-    dm.delete();
-    mask.delete();
-    H?.delete();
-  }
+  return referencePairHomography(cv, referencePair(a, b, descriptorsOf));
+}
+
+function referencePair(a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): ReferencePair {
+  return { pointsA: a.points, descA: descriptorsOf(a), pointsB: b.points, descB: descriptorsOf(b), acceptHamming: ACCEPT_HAMMING, ratio: RATIO };
 }
 
 const refPairCache = new Map<string, number[] | null>();
 
+function pairKey(eA: Entry, eB: Entry): string {
+  return `${eA.imageId}\u0000${eB.imageId}`;
+}
+
+function cachePair(eA: Entry, eB: Entry, Hba: number[] | null): void {
+  if (refPairCache.size > 5000) refPairCache.clear();
+  refPairCache.set(pairKey(eA, eB), Hba);
+}
+
 /** The homography reference B -> reference A when the two share a template (look-alikes), else null; cached. */
 function lookAlike(cv: CV, eA: Entry, eB: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
-  const key = `${eA.imageId}\u0000${eB.imageId}`;
-  let Hba = refPairCache.get(key);
+  let Hba = refPairCache.get(pairKey(eA, eB));
   if (Hba === undefined) {
     Hba = refToRef(cv, eA, eB, descriptorsOf);
-    if (refPairCache.size > 5000) refPairCache.clear();
-    refPairCache.set(key, Hba);
+    cachePair(eA, eB, Hba);
   }
   return Hba;
 }

@@ -2,6 +2,7 @@
 // worker thread with its own OpenCV (detail-worker.server.ts): helpers that take only plain arrays.
 import { mulberry32 } from "~/utils/random";
 import type { CV } from "./opencv.server";
+import { ratioMatches } from "./vocab.server";
 
 /** RANSAC reprojection threshold of the pin's homography (query pixels at QUERY_SIDE). */
 export const RANSAC_PX = 8;
@@ -231,3 +232,47 @@ function ransacHomography(src: number[], dst: number[], px: number, maxIters: nu
   return best;
 }
 
+
+/** Two references' own ORB features (points x, y after each other; descriptors 8 words each). */
+export interface ReferencePair {
+  pointsA: Float32Array;
+  descA: Uint32Array;
+  pointsB: Float32Array;
+  descB: Uint32Array;
+  /** the descriptor matching's thresholds (absolute Hamming distance, nearest / second-nearest ratio) */
+  acceptHamming: number;
+  ratio: number;
+}
+
+/**
+ * The homography reference B -> reference A (reference pixels) from their own features, when the two
+ * share a template (look-alikes: another team name, year or colour of one design), else null.
+ * OpenCV's RANSAC seeds its random numbers at each call: the same result on either thread.
+ */
+export function referencePairHomography(cv: CV, p: ReferencePair): number[] | null {
+  const pairs = ratioMatches(p.descB, p.descA, p.acceptHamming, p.ratio);
+  if (pairs.length < 24) return null;
+  const src: number[] = [], dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    src.push(p.pointsB[pairs[k] * 2], p.pointsB[pairs[k] * 2 + 1]);
+    dst.push(p.pointsA[pairs[k + 1] * 2], p.pointsA[pairs[k + 1] * 2 + 1]);
+  }
+  const m = src.length / 2;
+  const sm = cv.matFromArray(m, 1, cv.CV_32FC2, src);
+  const dm = cv.matFromArray(m, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
+  let H: InstanceType<CV["Mat"]> | null = null;
+  try {
+    H = cv.findHomography(sm, dm, cv.RANSAC, 3, mask, 1000, 0.995);
+    if (!H || H.rows !== 3) return null;
+    let inl = 0;
+    for (let i = 0; i < m; i++) if (mask.data[i]) inl++;
+    if (inl < 20) return null;
+    return Array.from(H.data64F as Float64Array);
+  } finally {
+    sm.delete();
+    dm.delete();
+    mask.delete();
+    H?.delete();
+  }
+}
