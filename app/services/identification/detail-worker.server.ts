@@ -1,5 +1,5 @@
 // The second core. A photo's match is one chain of work on the main thread, and Node runs it on one
-// core while the other waits. Three parts of it are shared with a worker thread that has its own
+// core while the other waits. Four parts of it are shared with a worker thread that has its own
 // OpenCV:
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
 //    main thread finds those of the two largest (about half the work each; `runOrbLevels`);

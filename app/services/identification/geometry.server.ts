@@ -232,7 +232,6 @@ function ransacHomography(src: number[], dst: number[], px: number, maxIters: nu
   return best;
 }
 
-
 /** Two references' own ORB features (points x, y after each other; descriptors 8 words each). */
 export interface ReferencePair {
   pointsA: Float32Array;
