@@ -574,27 +574,23 @@ export class VisualIndex {
       margin.set(v, 1);
       duelErr.set(v, 0);
     }
+    const duels = plausible.flatMap((A, i) => plausible.slice(i + 1).map((Bv) => [A, Bv] as const));
     // each duel aligns the two references (cached once done): with the worker, two pairs at a time
-    const duels: [Entry, Entry][] = [];
-    for (let i = 0; i < plausible.length; i++) for (let j = i + 1; j < plausible.length; j++) duels.push([plausible[i].e, plausible[j].e]);
-    await this.alignPairs(cv, duels);
-    for (let i = 0; i < plausible.length; i++) {
-      for (let j = i + 1; j < plausible.length; j++) {
-        const A = plausible[i], Bv = plausible[j];
-        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
-        if (p.area < PAIR_MIN_AREA) {
-          margin.set(A, 0);
-          margin.set(Bv, 0);
-          continue;
-        }
-        const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
-        const w = rel >= 0 ? A : Bv;
-        const l = rel >= 0 ? Bv : A;
-        wins.set(w, (wins.get(w) ?? 0) + 1);
-        margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
-        margin.set(l, 0);
-        duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
+    await this.alignPairs(cv, duels.map(([A, Bv]) => [A.e, Bv.e]));
+    for (const [A, Bv] of duels) {
+      const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
+      if (p.area < PAIR_MIN_AREA) {
+        margin.set(A, 0);
+        margin.set(Bv, 0);
+        continue;
       }
+      const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
+      const w = rel >= 0 ? A : Bv;
+      const l = rel >= 0 ? Bv : A;
+      wins.set(w, (wins.get(w) ?? 0) + 1);
+      margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
+      margin.set(l, 0);
+      duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
     }
     const ordered = [...plausible].sort(
       (x, y) => (wins.get(y) ?? 0) - (wins.get(x) ?? 0) || (x.resid ?? 99) - (y.resid ?? 99),
@@ -694,7 +690,7 @@ export class VisualIndex {
       // each is checked in detail and their differing letters are compared with the photo (a pin that
       // is no look-alike of another has no letters to compare, and is not checked)
       const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
-      await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b): [Entry, Entry] => [a.e, b.e])));
+      await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
       const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
       // their references are read and decoded (by sharp, off the main thread) at once, and they are
       // checked two at a time: every other one on the second core
@@ -716,21 +712,15 @@ export class VisualIndex {
   }
 
   /**
-   * Aligns the pairs of references (B onto A) that are not cached yet, so that `lookAlike` finds them
-   * ready: with the worker, it takes pairs from the end of the list while this thread takes them from the
-   * start, until none is left (the worker may still be busy with a detail check when they are asked
-   * for). Both threads compute the same homography. Without the worker, or when it fails, `lookAlike`
-   * aligns each pair when it is first needed.
+   * Aligns the pairs of references (B onto A, each pair once in the list) that are not cached yet, so
+   * that `lookAlike` finds them ready: with the worker, it takes pairs from the end of the list while
+   * this thread takes them from the start, until none is left (the worker may still be busy with a
+   * detail check when they are asked for). Both threads compute the same homography. Without the
+   * worker, or when it fails, `lookAlike` aligns each pair when it is first needed.
    */
-  private async alignPairs(cv: CV, pairs: [Entry, Entry][]): Promise<void> {
+  private async alignPairs(cv: CV, pairs: (readonly [Entry, Entry])[]): Promise<void> {
     const worker = this.detailWorker;
-    const seen = new Set<string>();
-    const todo = pairs.filter(([a, b]) => {
-      const key = pairKey(a, b);
-      if (refPairCache.has(key) || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    const todo = pairs.filter(([a, b]) => !refPairCache.has(pairKey(a, b)));
     if (!worker || todo.length < 2) return;
     const descriptorsOf = (e: Entry) => this.descriptorsOf(e);
     const inWorker = async (): Promise<void> => {
@@ -1088,16 +1078,7 @@ function mul3(x: number[], y: number[]): number[] {
   return o;
 }
 
-/**
- * Pairwise test between two aligned candidates A and B: B's reference is brought into A's frame, the
- * pixels where the two references differ (text, year, colours) are compared with the photo.
- * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
- */
-/** Homography reference B -> reference A (reference frames), from their own ORB features. */
-function refToRef(cv: CV, a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
-  return referencePairHomography(cv, referencePair(a, b, descriptorsOf));
-}
-
+/** Two references' features, to align B onto A (`referencePairHomography`). */
 function referencePair(a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): ReferencePair {
   return { pointsA: a.points, descA: descriptorsOf(a), pointsB: b.points, descB: descriptorsOf(b), acceptHamming: ACCEPT_HAMMING, ratio: RATIO };
 }
@@ -1117,12 +1098,17 @@ function cachePair(eA: Entry, eB: Entry, Hba: number[] | null): void {
 function lookAlike(cv: CV, eA: Entry, eB: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
   let Hba = refPairCache.get(pairKey(eA, eB));
   if (Hba === undefined) {
-    Hba = refToRef(cv, eA, eB, descriptorsOf);
+    Hba = referencePairHomography(cv, referencePair(eA, eB, descriptorsOf));
     cachePair(eA, eB, Hba);
   }
   return Hba;
 }
 
+/**
+ * Pairwise test between two aligned candidates A and B: B's reference is brought into A's frame, the
+ * pixels where the two references differ (text, year, colours) are compared with the photo.
+ * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
+ */
 function pairwise(
   cv: CV,
   A: Aligned,
