@@ -166,4 +166,20 @@ describe('visual engine', () => {
     const shot = await decodeReference(cv, art);
     expect([shot.image.width, shot.image.height, shot.cut.length]).toEqual([512, 512, 0]);
   });
+
+  it('names a pin added from a small, soft phone photo with a reflection of its own on its next, sharper photo', async () => {
+    // the pin fills a fifth of its first photo: cut out and enlarged, its reference is blurred, and a
+    // reflection whitens part of it; it is matched exhaustively, the photo blurred to its sharpness and
+    // the reflection left out (the pin was refused before)
+    const art = await pinArtwork(950, 'HORNETS', 2022);
+    const glare = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><defs><radialGradient id="g">' +
+        '<stop offset="0" stop-color="#fff"/><stop offset="0.6" stop-color="#fff" stop-opacity="0.9"/><stop offset="1" stop-color="#fff" stop-opacity="0"/>' +
+        '</radialGradient></defs><ellipse cx="300" cy="200" rx="110" ry="70" fill="url(#g)"/></svg>',
+    );
+    const withGlare = await sharp(art).composite([{ input: glare }]).jpeg({ quality: 92 }).toBuffer();
+    await addPin('added', await phonePhoto(withGlare, { rotate: 6, size: 160, cutOut: true }));
+    const result = await index.match(await phonePhoto(art, { rotate: -12, size: 400 }));
+    expect(result.best?.pinId).toBe('added');
+  });
 });

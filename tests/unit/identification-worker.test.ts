@@ -1,6 +1,7 @@
 /**
  * The second core: the server finds half of a photo's ORB pyramid, counts and fits half of its
- * candidates' geometry, aligns half of the pairs of references that duel, and starts the strongest
+ * candidates' geometry (and matches half of the references cut out of photos exhaustively), aligns
+ * half of the pairs of references that duel, and starts the strongest
  * candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
  * thread does the rest. A collector must get the same answer as from one thread, and an answer even
  * when the worker fails. The worker is bundled here as `npm run build` bundles it.
@@ -83,6 +84,30 @@ describe('the second core', () => {
     expect(worker.orbsCompleted - orbsBefore).toBe(photos.length + 2);
     expect(worker.geometryCompleted - geometryBefore).toBeGreaterThan(0);
     expect(worker.pairsCompleted - pairsBefore).toBeGreaterThan(0); // the look-alikes' duels
+  });
+
+  it('matches the references of pins added from photos in the worker as the main thread does', async () => {
+    // a catalogue of their own: these references change the vocabulary, and so the other photos' candidates
+    const own = new Map<string, Buffer>();
+    const loadOwn = async (imageId: string) => own.get(imageId) ?? null;
+    const one = new VisualIndex(loadOwn);
+    const two = new VisualIndex(loadOwn, undefined, worker);
+    const add = async (pinId: string, picture: Buffer) => {
+      own.set(pinId, picture);
+      const features = await extractFeatures(picture);
+      for (const index of [one, two]) index.add({ imageId: pinId, pinId, features });
+    };
+    for (const seed of [32, 33, 34]) await add(`pin-${seed}`, await pinArtwork(seed));
+    for (const seed of [951, 952]) await add(`added-${seed}`, await phonePhoto(await pinArtwork(seed), { rotate: 6, size: 200, cutOut: true }));
+    const before = worker.geometryCompleted;
+    for (const seed of [951, 952]) {
+      const photo = await phonePhoto(await pinArtwork(seed), { rotate: -12, size: 400 });
+      const shared = answer(await two.match(photo));
+      expect(shared).toEqual(answer(await one.match(photo)));
+      expect(shared.best?.pinId).toBe(`added-${seed}`);
+    }
+    // two photos, each with its shortlist's geometry and one of the two photo references (at least) in the worker
+    expect(worker.geometryCompleted - before).toBeGreaterThanOrEqual(4);
   });
 
   it('aligns two references in the worker as the main thread does', async () => {

@@ -4,7 +4,8 @@
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
 //    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
 //  - the shortlist's geometry: every other candidate's inliers are counted, and every other
-//    homography fitted, in the worker (`quickInliers`, `fitPinHomography`);
+//    homography fitted, in the worker (`quickInliers`, `fitPinHomography`), and every other
+//    reference cut out of a photo matched exhaustively with the photo's descriptors (`ratioMatches`);
 //  - the strongest candidate's full-resolution detail check (about 30 ms), which does not depend on
 //    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
 //    colours are compared; look-alikes read letter by letter are likewise checked two at a time;
@@ -45,12 +46,13 @@ export type WorkerRequest =
   | { id: number; kind: "orb"; task: OrbTask }
   | { id: number; kind: "quick"; task: QuickTask[] }
   | { id: number; kind: "fit"; task: Correspondences[] }
+  | { id: number; kind: "match"; task: MatchTask }
   | { id: number; kind: "pair"; task: ReferencePair };
 
 export type WorkerReply =
   | { id: number; outcome: DetailOutcome }
   | { id: number; orb: OrbResult }
-  | { id: number; geometry: number[] | PinFit[] }
+  | { id: number; geometry: number[] | PinFit[] | number[][] }
   | { id: number; homography: number[] | null }
   | { id: number; error: string };
 
@@ -59,15 +61,23 @@ export interface QuickTask extends Correspondences {
   iters: number;
 }
 
+/** The photo's descriptors matched exhaustively with each reference's (`ratioMatches`). */
+export interface MatchTask {
+  query: Uint32Array;
+  refs: Uint32Array[];
+  acceptHamming: number;
+  ratio: number;
+}
+
 /** The worker's V8 young generation, MB. */
 const WORKER_YOUNG_MB = 8;
 
 /** After this many crashes the worker is not started again (the main thread does the work). */
 const MAX_FAILURES = 3;
 
-/** A reference without its blurred copies. */
-function plain({ width, height, gray, pin, shape, parts, glyphs }: ReferenceDetail): ReferenceDetail {
-  return { width, height, gray, pin, shape, parts, glyphs, blurred: [] };
+/** A reference without its blurred copies (all else goes: its layout, whether it was cut out of a photo). */
+function plain(ref: ReferenceDetail): ReferenceDetail {
+  return { ...ref, half: undefined, blurred: [] };
 }
 
 export class DetailWorker {
@@ -80,7 +90,7 @@ export class DetailWorker {
   completed = 0;
   /** ORB tasks the worker has answered (likewise) */
   orbsCompleted = 0;
-  /** candidates whose inliers the worker has counted or whose homography it has fitted (likewise) */
+  /** candidates whose inliers the worker has counted, whose homography it has fitted or whose descriptors it has matched (likewise) */
   geometryCompleted = 0;
   /** pairs of references the worker has aligned (likewise) */
   pairsCompleted = 0;
@@ -111,6 +121,11 @@ export class DetailWorker {
   /** Fits the pin's homography of candidates in the worker (`fitPinHomography`); rejects when the worker cannot. */
   fitPins(task: Correspondences[]): Promise<PinFit[]> {
     return this.send<PinFit[]>((id) => ({ id, kind: "fit", task }));
+  }
+
+  /** Matches the photo's descriptors with each reference's in the worker (`ratioMatches`); rejects when the worker cannot. */
+  ratioMatches(task: MatchTask): Promise<number[][]> {
+    return this.send<number[][]>((id) => ({ id, kind: "match", task }));
   }
 
   /** Aligns reference B onto reference A in the worker (`referencePairHomography`); rejects when the worker cannot. */

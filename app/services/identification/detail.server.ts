@@ -23,6 +23,8 @@ interface Gray {
 export interface ReferenceDetail extends Gray, ReferenceLayout {
   /** the same at half size (for choosing the blur), lazily */
   half?: Gray;
+  /** the pin was cut out of a phone photo (added from a photo that found no match): see comparedPixels, chooseBlur */
+  photo?: boolean;
 }
 
 /** A part of the pin joined to the rest by a narrow neck: a dangler, which swings about that neck. */
@@ -68,6 +70,9 @@ const NEIGHBOUR_SHIFT = 3; // around the shift that close neighbouring tiles agr
 const WIDE_CHECK_SHARE = 0.35;
 const BLUR_SIGMAS = [0, 1, 1.8, 2.8, 4];
 const MIN_TILE_STD = 14;
+/** On a reference cut out of a photo, a pixel this light that the photo shows this much darker than the fit predicts is glare. */
+const REF_GLARE_FROM = 200;
+const REF_GLARE_GAP = 40;
 export const MISMATCH_NCC = 0.45;
 export const CLOSE_NCC = 0.8;
 
@@ -207,16 +212,18 @@ export function hangingParts(cv: CV, shape: Uint8Array, W: number, H: number): H
 
 /** The image blurred with BLUR_SIGMAS[k] (scaled by `scale`, for the half-size copy), cached on it. */
 function blurredRef(cv: CV, ref: Gray, k: number, scale = 1): Uint8Array {
-  const cached = ref.blurred[k];
-  if (cached) return cached;
-  const sigma = BLUR_SIGMAS[k] * scale;
-  if (sigma === 0) return (ref.blurred[k] = ref.gray);
-  const src = new cv.Mat(ref.height, ref.width, cv.CV_8UC1);
+  return (ref.blurred[k] ??= blurGray(cv, ref.gray, ref.width, ref.height, BLUR_SIGMAS[k] * scale));
+}
+
+/** A grayscale image blurred with a Gaussian of `sigma` (itself for 0). */
+function blurGray(cv: CV, gray: Uint8Array, W: number, H: number, sigma: number): Uint8Array {
+  if (sigma === 0) return gray;
+  const src = new cv.Mat(H, W, cv.CV_8UC1);
   const dst = new cv.Mat();
   try {
-    src.data.set(ref.gray);
+    src.data.set(gray);
     cv.GaussianBlur(src, dst, new cv.Size(0, 0), sigma, sigma, cv.BORDER_REPLICATE);
-    return (ref.blurred[k] = new Uint8Array(dst.data));
+    return new Uint8Array(dst.data);
   } finally {
     src.delete();
     dst.delete();
@@ -250,8 +257,10 @@ const HALF_SIGMA = 0.53;
  * "2015" photo was compared with a reference blurred so much that its "2017" still correlated).
  * Blurring the full-size reference five times was most of the detail check; only the chosen blur (and,
  * when tiles disagree, the next one) is made at full size.
+ * A reference cut out of a phone photo may be the blurrier of the two (a small pin enlarged): when no
+ * blur of the reference does better than none, blurs of the photo are tried the same way (`photo`).
  */
-function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceDetail): number {
+function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceDetail): { ref: number; photo: number } {
   const W = ref.width, H = ref.height;
   const half = (ref.half ??= { ...halve(ref.gray, W, H), blurred: [] });
   const q = halve(warped, W, H).gray;
@@ -273,18 +282,30 @@ function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceD
       const m = rs / T;
       if (inside >= T * 0.85 && rss / T - m * m >= MIN_TILE_STD * MIN_TILE_STD) tiles.push(x0, y0);
     }
-  if (!tiles.length) return 0;
+  if (!tiles.length) return { ref: 0, photo: 0 };
+  const score = (photo: Uint8Array, r: Uint8Array) => {
+    let sum = 0;
+    for (let j = 0; j < tiles.length; j += 2) sum += Math.max(0, tileNcc(photo, r, w, h, tiles[j], tiles[j + 1], 1, 0, 0, S));
+    return sum;
+  };
   let bestK = 0, bestScore = -Infinity;
   for (let k = 0; k < BLUR_SIGMAS.length; k++) {
-    const r = blurredRef(cv, half, k, HALF_SIGMA);
-    let sum = 0;
-    for (let j = 0; j < tiles.length; j += 2) sum += Math.max(0, tileNcc(q, r, w, h, tiles[j], tiles[j + 1], 1, 0, 0, S));
+    const sum = score(q, blurredRef(cv, half, k, HALF_SIGMA));
     if (sum > bestScore) {
       bestScore = sum;
       bestK = k;
     }
   }
-  return bestK;
+  let photoK = 0;
+  if (ref.photo && bestK === 0)
+    for (let k = 1; k < BLUR_SIGMAS.length; k++) {
+      const sum = score(blurGray(cv, q, w, h, BLUR_SIGMAS[k] * HALF_SIGMA), half.gray);
+      if (sum > bestScore) {
+        bestScore = sum;
+        photoK = k;
+      }
+    }
+  return { ref: bestK, photo: photoK };
 }
 
 /** Warps the photo (grayscale, as decoded for matching) into the reference frame with H (photo -> reference). */
@@ -355,6 +376,8 @@ export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
  * lettering printed on it, so another team name there went unseen.
  */
 function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): { use: Uint8Array; a: number; b: number } {
+  // (a reference cut out of a phone photo carries glare of its own: a light pixel of it that the photo
+  // shows far darker than the fit predicts is left out too)
   const n = ref.width * ref.height;
   let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (let i = 0; i < n; i += 2) {
@@ -373,6 +396,7 @@ function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDet
   for (let i = 0; i < n; i++) {
     if (!ref.pin[i] || valid[i] !== 255) continue;
     if (warped[i] >= SATURATED && a * ref.gray[i] + b < GLARE_BELOW) continue;
+    if (ref.photo && ref.gray[i] >= REF_GLARE_FROM && a * ref.gray[i] + b - warped[i] > REF_GLARE_GAP) continue;
     use[i] = 1;
   }
   return { use, a, b };
@@ -380,14 +404,17 @@ function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDet
 
 export function detailCheck(
   cv: CV,
-  warped: Uint8Array,
+  photo: Uint8Array,
   valid: Uint8Array,
   ref: ReferenceDetail,
   alt?: SecondMotion,
 ): DetailResult {
   const W = ref.width, Hh = ref.height;
-  const { use, a, b } = comparedPixels(warped, valid, ref);
-  const bestK = chooseBlur(cv, warped, use, ref);
+  const { use, a, b } = comparedPixels(photo, valid, ref);
+  const blur = chooseBlur(cv, photo, use, ref);
+  const bestK = blur.ref;
+  // the photo as compared: blurred to the reference's sharpness when that is the blurrier (a photo-cut reference)
+  const warped = blurGray(cv, photo, W, Hh, BLUR_SIGMAS[blur.photo]);
   const r = blurredRef(cv, ref, bestK);
   const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
   const ncc = new Float32Array(cols * rows).fill(NaN);

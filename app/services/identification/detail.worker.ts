@@ -1,12 +1,13 @@
-// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, counts inliers
-// and fits homographies of candidates, aligns pairs of references, and runs detail checks, with an
-// OpenCV of its own. It keeps the last few references it was sent, so that their blurred copies are
-// made once.
+// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, counts inliers,
+// fits homographies and matches descriptors of candidates, aligns pairs of references, and runs
+// detail checks, with an OpenCV of its own. It keeps the last few references it was sent, so that
+// their blurred copies are made once.
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
 import { fitPinHomography, quickInliers, referencePairHomography } from "./geometry.server";
+import { ratioMatches } from "./vocab.server";
 import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
 
 const KEPT = 4;
@@ -30,6 +31,11 @@ port.on("message", async (request: WorkerRequest) => {
     }
     if (request.kind === "fit") {
       port.postMessage({ id, geometry: request.task.map((c) => fitPinHomography(cv, c)) } satisfies WorkerReply);
+      return;
+    }
+    if (request.kind === "match") {
+      const { query, refs: descs, acceptHamming, ratio } = request.task;
+      port.postMessage({ id, geometry: descs.map((d) => ratioMatches(query, d, acceptHamming, ratio)) } satisfies WorkerReply);
       return;
     }
     if (request.kind === "pair") {

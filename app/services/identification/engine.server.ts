@@ -31,7 +31,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, vote, Vocabulary, type PostingLists } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
 import {
   BACKGROUND_STEP,
   decodeLayout,
@@ -112,6 +112,7 @@ interface Entry {
   thumb: Uint8Array | null; // JPEG; null when the index reads it again (FeatureLoader)
   layout: Uint8Array | null; // the reference's stored layout (detail.server.ts); likewise
   cut: Uint8Array | null; // how its pin was cut out of a photo (decodeReference); likewise, and null when not stored
+  photo: boolean; // its reference is a pin cut out of a photo (a pin added from a photo that found no match)
   vocabVersion: number;
   slot: number;
 }
@@ -124,6 +125,7 @@ const QUERY_LEVELS = 8;
 // hold about as many pixels (1 + 0.69) as levels 2-7 (1.4), and took 23.5 against 23.8 ms
 const QUERY_NEAR_LEVELS = 2;
 const SHORTLIST_IMAGES = 8;
+const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED whose correspondences are found exhaustively
 const SHORTLIST_VOTED = 32; // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
 const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 const RATIO = 0.8;
@@ -219,7 +221,7 @@ export class VisualIndex {
       const stored = e.layout ?? (features ? featureLayout(features) : null);
       // features of an older blob carry no layout: it is found now
       const layout = stored?.length ? decodeLayout(stored, raw.width, raw.height) : referenceLayout(cv, raw, gray);
-      return makeReferenceDetail(gray, raw.width, raw.height, layout);
+      return { ...makeReferenceDetail(gray, raw.width, raw.height, layout), photo: e.photo };
     };
     const pending = load(this.loadReference).catch(() => null);
     this.detailCache.set(e.imageId, pending);
@@ -245,6 +247,7 @@ export class VisualIndex {
       thumb: this.loadFeatures ? null : f.thumb.slice(), // kept: a copy, not a view of the whole blob
       layout: this.loadFeatures ? null : f.layout.slice(),
       cut: this.loadFeatures ? null : (f.cut?.slice() ?? null),
+      photo: !!f.cut && f.cut.length > 0,
       vocabVersion: -1,
       slot: this.slots.length,
     };
@@ -427,6 +430,20 @@ export class VisualIndex {
     // correspondences (query index, reference index) of the images that can make the shortlist
     const listed = new Map(ranked.slice(0, SHORTLIST_VOTED).map((r) => [r.slot, r.arr]));
     for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
+    // a reference cut out of a phone photo (a pin added from a photo that found no match) is blurred,
+    // enlarged and lit unlike the next photo of the pin, and the vote finds about half of the
+    // correspondences that an exhaustive search finds (on the public set's photo-added pins): those
+    // among the most-voted images, at most PHOTO_EXHAUSTIVE, are matched with every photo descriptor
+    // (2,000 x 1,000, about 15 ms each; every other one in the worker)
+    const exhaustive = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.e.photo).slice(0, PHOTO_EXHAUSTIVE);
+    if (exhaustive.length > 0) {
+      const found = await this.shared(
+        exhaustive.map((r) => this.descriptorsOf(r.e)),
+        (ref) => ratioMatches(qDesc, ref, ACCEPT_HAMMING, RATIO),
+        (worker, refs) => worker.ratioMatches({ query: qDesc, refs, acceptHamming: ACCEPT_HAMMING, ratio: RATIO }),
+      );
+      exhaustive.forEach((r, k) => (r.arr = found[k]));
+    }
     lap("shortlist");
 
     // geometric verification
