@@ -192,7 +192,7 @@ export class VisualIndex {
   // decoded images of the last candidates: a thumbnail with its mask is about 0.26 MB, a reference
   // detail up to 1.5 MB (grayscale, mask and its blurred copies); a photo rarely shows the pin of the
   // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
-  private thumbCache = new LruCache<Promise<(RawImage & { pin: Uint8Array }) | null>>(16);
+  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(16);
   private detailCache = new LruCache<Promise<ReferenceDetail | null>>(4);
 
   constructor(
@@ -341,23 +341,19 @@ export class VisualIndex {
   }
 
   /** The decoded thumbnail and its pin mask; null if the stored features are gone. */
-  private thumbOf(e: Entry): Promise<(RawImage & { pin: Uint8Array }) | null> {
-    const hit = this.thumbCache.get(e.imageId);
-    if (hit) return hit;
-    const load = async () => {
-      let jpeg = e.thumb;
-      if (!jpeg && this.loadFeatures) {
-        const features = await this.loadFeatures(e.imageId);
-        jpeg = features ? featureThumbnail(features) : null;
-      }
-      if (!jpeg) return null;
-      const raw = await decodeRGB(jpeg, THUMB_SIDE);
-      return { ...raw, pin: pinMask(raw, BACKGROUND_STEP) };
-    };
-    const pending = load();
-    this.thumbCache.set(e.imageId, pending);
-    pending.catch(() => this.thumbCache.delete(e.imageId)); // a failure is not kept: it surfaces where it is awaited
-    return pending;
+  private async thumbOf(e: Entry): Promise<(RawImage & { pin: Uint8Array }) | null> {
+    const c = this.thumbCache.get(e.imageId);
+    if (c) return c;
+    let jpeg = e.thumb;
+    if (!jpeg && this.loadFeatures) {
+      const features = await this.loadFeatures(e.imageId);
+      jpeg = features ? featureThumbnail(features) : null;
+    }
+    if (!jpeg) return null;
+    const raw = await decodeRGB(jpeg, THUMB_SIDE);
+    const img = { ...raw, pin: pinMask(raw, BACKGROUND_STEP) };
+    this.thumbCache.set(e.imageId, img);
+    return img;
   }
 
   /**
@@ -501,10 +497,6 @@ export class VisualIndex {
       await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
     }
     const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
-    // the colour thumbnails of the candidates that may reach the colour comparison are read and decoded
-    // (by sharp, off the main thread) while their homographies are fitted, rather than after: the main
-    // thread waited 14 ms a photo for them on average
-    for (const rank of toFit) this.thumbOf(shortlist[rank].e).catch(() => undefined); // a failure surfaces where it is awaited
     const fitted = await this.shared(
       toFit.map((rank) => points[rank]),
       (p) => fitPinHomography(cv, p),
@@ -547,7 +539,7 @@ export class VisualIndex {
     const bestInl = verified[0]?.inliers ?? 0;
     const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
     if (fine.length > 0) {
-      // their thumbnails (asked for while the homographies were fitted, and kept)
+      // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
       const thumbs = fine.map((v) => this.thumbOf(v.e));
       // and the strongest is checked in detail on the second core while the colours are compared: it is
       // usually the winner, or else the pin checked on its own when the winner is not accepted
