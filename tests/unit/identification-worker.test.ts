@@ -1,9 +1,8 @@
 /**
  * The second core: the server finds half of a photo's ORB pyramid, counts and fits half of its
  * candidates' geometry (and matches half of the references cut out of photos exhaustively), aligns
- * half of the pairs of references that duel, and starts the strongest
- * candidate's detail check in a worker thread (the bundled build/detail-worker.js) while the main
- * thread does the rest. A collector must get the same answer as from one thread, and an answer even
+ * half of the pairs of references that duel, and starts the strongest candidate's detail check in
+ * a worker thread (the bundled build/detail-worker.js) while the main thread does the rest. A collector must get the same answer as from one thread, and an answer even
  * when the worker fails. The worker is bundled here as `npm run build` bundles it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +14,7 @@ import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeFeatures, decodeRGB, runOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
 import { fitPinHomography, quickInliers, referencePairHomography } from '~/services/identification/geometry.server';
-import { asWords } from '~/services/identification/vocab.server';
+import { asWords, ratioMatches } from '~/services/identification/vocab.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
@@ -108,6 +107,15 @@ describe('the second core', () => {
     }
     // two photos, each with its shortlist's geometry and one of the two photo references (at least) in the worker
     expect(worker.geometryCompleted - before).toBeGreaterThanOrEqual(4);
+    // the exhaustive matching itself: 100 of the photo's descriptors a few bits from the first reference's
+    const rnd = mulberry32(11);
+    const descriptors = (n: number) => Uint32Array.from({ length: n * 8 }, () => Math.floor(rnd() * 2 ** 32));
+    const query = descriptors(300);
+    const near = Uint32Array.from(query.subarray(0, 800), (word, i) => (i % 8 === 0 ? word ^ 0b101 : word));
+    const task = { query, refs: [near, descriptors(200)], acceptHamming: 50, ratio: 0.8 };
+    const pairs = await worker.ratioMatches(task);
+    expect(pairs).toEqual(task.refs.map((ref) => ratioMatches(query, ref, 50, 0.8)));
+    expect(pairs[0]).toHaveLength(200);
   });
 
   it('aligns two references in the worker as the main thread does', async () => {
