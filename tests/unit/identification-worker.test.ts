@@ -2,8 +2,9 @@
  * The second core: the server finds half of a photo's ORB pyramid, counts and fits half of its
  * candidates' geometry (and matches half of the references cut out of photos exhaustively), aligns
  * half of the pairs of references that duel, and starts the strongest candidate's detail check in
- * a worker thread (the bundled build/detail-worker.js) while the main thread does the rest. A collector must get the same answer as from one thread, and an answer even
- * when the worker fails. The worker is bundled here as `npm run build` bundles it.
+ * a worker thread (the bundled build/detail-worker.js) while the main thread does the rest. A
+ * collector must get the same answer as from one thread, and an answer even when the worker fails.
+ * The worker is bundled here as `npm run build` bundles it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,8 +29,8 @@ let oneThread: VisualIndex;
 let twoThreads: VisualIndex;
 const photos: { name: string; photo: Buffer }[] = [];
 
-async function addPin(pinId: string, picture: Buffer, indexes: VisualIndex[]) {
-  refs.set(pinId, picture);
+async function addPin(pinId: string, picture: Buffer, indexes: VisualIndex[], store = refs) {
+  store.set(pinId, picture);
   const features = await extractFeatures(picture);
   for (const index of indexes) index.add({ imageId: pinId, pinId, features });
 }
@@ -91,13 +92,8 @@ describe('the second core', () => {
     const loadOwn = async (imageId: string) => own.get(imageId) ?? null;
     const one = new VisualIndex(loadOwn);
     const two = new VisualIndex(loadOwn, undefined, worker);
-    const add = async (pinId: string, picture: Buffer) => {
-      own.set(pinId, picture);
-      const features = await extractFeatures(picture);
-      for (const index of [one, two]) index.add({ imageId: pinId, pinId, features });
-    };
-    for (const seed of [32, 33, 34]) await add(`pin-${seed}`, await pinArtwork(seed));
-    for (const seed of [951, 952]) await add(`added-${seed}`, await phonePhoto(await pinArtwork(seed), { rotate: 6, size: 200, cutOut: true }));
+    for (const seed of [32, 33, 34]) await addPin(`pin-${seed}`, await pinArtwork(seed), [one, two], own);
+    for (const seed of [951, 952]) await addPin(`added-${seed}`, await phonePhoto(await pinArtwork(seed), { rotate: 6, size: 200, cutOut: true }), [one, two], own);
     const before = worker.geometryCompleted;
     for (const seed of [951, 952]) {
       const photo = await phonePhoto(await pinArtwork(seed), { rotate: -12, size: 400 });

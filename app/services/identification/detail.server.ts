@@ -373,11 +373,11 @@ export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
  * far brighter than the reference predicts (photo ~ a * reference + b, fitted over the unsaturated pin
  * pixels): an overexposed photo saturates light enamel that the reference shows light grey, and
  * leaving all of that out (the earlier rule: saturated where the reference is not white) left out the
- * lettering printed on it, so another team name there went unseen.
+ * lettering printed on it, so another team name there went unseen. A reference cut out of a phone
+ * photo carries glare of its own: a light pixel of it that the photo shows far darker than the fit
+ * predicts is left out too.
  */
 function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): { use: Uint8Array; a: number; b: number } {
-  // (a reference cut out of a phone photo carries glare of its own: a light pixel of it that the photo
-  // shows far darker than the fit predicts is left out too)
   const n = ref.width * ref.height;
   let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (let i = 0; i < n; i += 2) {
