@@ -1,8 +1,12 @@
 /**
  * The exhaustive descriptor matching used to align look-alike references: abandoning a distance once
  * it cannot change a pair must give exactly the pairs of the plain nearest / second-nearest search.
+ * It runs in WebAssembly (hamming.wat, committed assembled in hamming-wasm.ts): the bytes must be the
+ * text's, and sets larger than its initial memory must be matched as well.
  */
 import { describe, expect, it } from 'vitest';
+import { assembleHammingKernel, hammingModuleSource } from '~/cli/build-hamming-wasm';
+import { HAMMING_WASM } from '~/services/identification/hamming-wasm';
 import { mulberry32 } from '~/utils/random';
 import { popcnt, ratioMatches } from '~/services/identification/vocab.server';
 
@@ -64,5 +68,24 @@ describe('ratio-tested descriptor matching', () => {
         expect(ratioMatches(a, b, accept, ratio), `seed ${seed}, ${accept} bits, ratio ${ratio}`).toEqual(expected);
       }
     }
+  });
+
+  it('matches sets larger than the kernel\'s initial memory', () => {
+    // 3,000 x 2,500 descriptors: 176 KB of descriptors and 24 KB of pairs, over its two 64 KB pages
+    const { a } = descriptorSets(9, 3000);
+    const { b } = descriptorSets(10, 2500);
+    b.set(a.subarray(0, 1500 * 8), 500 * 8); // half of a copied into b, so that there are pairs to find
+    const pairs = ratioMatches(a, b, 50, 0.8);
+    expect(pairs).toEqual(plainRatioMatches(a, b, 50, 0.8));
+    expect(pairs.length / 2).toBeGreaterThan(1000);
+    // and a small set again after the memory has grown
+    const small = descriptorSets(11, 300);
+    expect(ratioMatches(small.a, small.b, 50, 0.8)).toEqual(plainRatioMatches(small.a, small.b, 50, 0.8));
+  });
+
+  it('runs the kernel assembled from its text', async () => {
+    const bytes = await assembleHammingKernel();
+    expect(Buffer.from(HAMMING_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm:hamming').toBe(true);
+    expect(hammingModuleSource(bytes)).toContain(HAMMING_WASM);
   });
 });

@@ -1,6 +1,7 @@
 // Binary descriptor utilities, a two-level k-majority vocabulary and its posting lists (inverted file) for
 // bag-of-words shortlisting.
 import { mulberry32 } from "~/utils/random";
+import { HAMMING_WASM } from "./hamming-wasm";
 
 /** View 32-byte descriptors as 8 uint32 words each. */
 export function asWords(desc: Uint8Array): Uint32Array {
@@ -439,31 +440,36 @@ export function vote(
  * A descriptor of `b` farther than acceptHamming / ratio cannot change a pair: it is no nearest
  * neighbour within acceptHamming, and as the second nearest it passes the ratio test as surely as no
  * second at all. So its distance is abandoned when the first 192 of its 256 bits already exceed that
- * bound, as they do for nearly every unrelated descriptor: the same pairs, in the same order, about a
- * quarter faster (1,000 x 1,000 catalogue descriptors: 9.8 -> 7.3 ms at the median; counting at 128
- * bits, where the branch is less predictable, was slower than not abandoning at all).
+ * bound, as they do for nearly every unrelated descriptor: the same pairs, in the same order.
+ *
+ * It runs in WebAssembly (`hamming.wat`), whose i64.popcnt counts 64 bits in one instruction: 1,000 x
+ * 1,000 catalogue descriptors 8.4 -> 1.7 ms at the median, the same pairs (a unit test compares them
+ * with the plain search on borderline sets). Each thread has its own instance, made on first use.
  */
 export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
+  const k = hammingKernel();
   const an = a.length / 8, bn = b.length / 8;
-  const far = acceptHamming / ratio;
-  const pairs: number[] = [];
-  for (let i = 0; i < an; i++) {
-    let best = 999, sec = 999, bj = -1;
-    const o = i * 8;
-    const a0 = a[o], a1 = a[o + 1], a2 = a[o + 2], a3 = a[o + 3], a4 = a[o + 4], a5 = a[o + 5], a6 = a[o + 6], a7 = a[o + 7];
-    for (let j = 0, p = 0; j < bn; j++, p += 8) {
-      let d = popcnt(a0 ^ b[p]) + popcnt(a1 ^ b[p + 1]) + popcnt(a2 ^ b[p + 2]) + popcnt(a3 ^ b[p + 3]) + popcnt(a4 ^ b[p + 4]) + popcnt(a5 ^ b[p + 5]);
-      if (d > far) continue;
-      d += popcnt(a6 ^ b[p + 6]) + popcnt(a7 ^ b[p + 7]);
-      if (d < sec) {
-        if (d < best) {
-          sec = best;
-          best = d;
-          bj = j;
-        } else sec = d;
-      }
-    }
-    if (bj >= 0 && best <= acceptHamming && best < ratio * sec) pairs.push(i, bj);
-  }
-  return pairs;
+  const out = a.byteLength + b.byteLength;
+  const need = out + an * 8;
+  if (need > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / WASM_PAGE));
+  const words = new Uint32Array(k.memory.buffer);
+  words.set(a, 0);
+  words.set(b, a.length);
+  // d > acceptHamming / ratio for a whole number of bits d is d > its whole part; likewise for acceptHamming
+  const n = k.ratioMatches(0, an, a.byteLength, bn, Math.floor(acceptHamming / ratio), Math.floor(acceptHamming), ratio, out);
+  return Array.from(new Int32Array(k.memory.buffer, out, n * 2));
+}
+
+const WASM_PAGE = 65536;
+
+interface HammingKernel {
+  memory: WebAssembly.Memory;
+  ratioMatches(a: number, an: number, b: number, bn: number, far: number, accept: number, ratio: number, out: number): number;
+}
+
+let kernel: HammingKernel | null = null;
+
+function hammingKernel(): HammingKernel {
+  kernel ??= new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HAMMING_WASM, "base64"))).exports as unknown as HammingKernel;
+  return kernel;
 }
