@@ -10,7 +10,7 @@
 //    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
 //    colours are compared; look-alikes read letter by letter are likewise checked two at a time;
 //  - aligning the references of the candidates that duel, pair by pair (`referencePairHomography`,
-//    about 15 ms a pair, cached once done): the worker takes pairs from one end of the list while
+//    about 5 ms a pair, cached once done): the worker takes pairs from one end of the list while
 //    the main thread takes them from the other.
 // The worker runs the same code on the same data, so the answers are the same as on one thread.
 //

@@ -434,7 +434,7 @@ export class VisualIndex {
     // enlarged and lit unlike the next photo of the pin, and the vote finds about half of the
     // correspondences that an exhaustive search finds (on the public set's photo-added pins): those
     // among the most-voted images, at most PHOTO_EXHAUSTIVE, are matched with every photo descriptor
-    // (2,000 x 1,000, about 15 ms each; every other one in the worker)
+    // (2,000 x 1,000, about 4 ms each; every other one in the worker)
     const exhaustive = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.e.photo).slice(0, PHOTO_EXHAUSTIVE);
     if (exhaustive.length > 0) {
       const found = await this.shared(
