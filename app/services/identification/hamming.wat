@@ -1,6 +1,6 @@
 ;; The exhaustive ratio-tested descriptor matching of vocab.server.ts (`ratioMatches`), in WebAssembly:
 ;; a 256-bit ORB descriptor is four 64-bit words, and WebAssembly's i64.popcnt counts the bits of one
-;; in a single instruction where JavaScript looks up two 16-bit tables per 32-bit word. The same
+;; in a single instruction where JavaScript looks a 16-bit table up twice per 32-bit word. The same
 ;; comparisons in the same order as the JavaScript it replaced, so the same pairs; about 5x faster.
 ;; `npm run wasm:hamming` assembles it (wabt) into hamming-wasm.ts; a unit test checks the two agree.
 (module
