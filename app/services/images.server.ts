@@ -18,6 +18,18 @@ sharp.cache(false);
 sharp.concurrency(1);
 
 const MASTER_MAX = 1600;
+/**
+ * A stored image's master is what identification works from (a pin's features and the full-resolution
+ * reference of its detail check): quality 95 with full colour resolution, since 4:2:0 chroma halves the
+ * colour detail of a pin's lettering (README, "Figures": fewer false matches on the benchmark).
+ */
+const MASTER_JPEG = { quality: 95, chromaSubsampling: '4:4:4', mozjpeg: true } as const;
+/**
+ * An identification photo (`fast`) stays at quality 88 (4:2:0) with plain libjpeg: most are never
+ * looked at again, and at quality 95 / 4:4:4 the server's peak memory grew by 60-70 MB over the benchmark's
+ * 700 photos, for the same answers on pins added from a photo.
+ */
+const PHOTO_JPEG = { quality: 88 } as const;
 export const VARIANT_SIZES: Record<ImageVariant, number> = { thumb: 320, full: 1024 };
 
 export type SniffedType = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'heic';
@@ -82,8 +94,8 @@ export interface NormalisedImage {
 }
 
 /**
- * Decodes, auto-rotates, strips metadata and re-encodes; no database work. `fast` encodes with plain
- * libjpeg instead of mozjpeg (a file a few percent larger, encoded several times faster).
+ * Decodes, auto-rotates, strips metadata and re-encodes; no database work. `fast` (an identification
+ * photo) encodes at quality 88 with plain libjpeg, several times faster than mozjpeg.
  */
 export async function normaliseImage(bytes: Buffer, options: { square?: number; fast?: boolean } = {}): Promise<NormalisedImage> {
   assertAcceptableImage(bytes);
@@ -95,7 +107,7 @@ export async function normaliseImage(bytes: Buffer, options: { square?: number; 
   }
   let out: { data: Buffer; info: OutputInfo };
   try {
-    out = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: !options.fast }).toBuffer({ resolveWithObject: true });
+    out = await pipeline.flatten({ background: '#ffffff' }).jpeg(options.fast ? PHOTO_JPEG : MASTER_JPEG).toBuffer({ resolveWithObject: true });
   } catch {
     // the header said image, the body did not decode (truncated, corrupt, or a codec sharp lacks)
     throw new UnsupportedMediaType('Invalid file type');

@@ -90,6 +90,25 @@ describe('image store', () => {
     expect((await db().select().from(imageVariants).where(eq(imageVariants.imageId, id))).length).toBe(2);
   });
 
+  it('keeps the colours of a pin image\'s fine detail in the master that identification works from (no chroma subsampling)', async () => {
+    // columns of red and blue enamel one pixel wide, the scale of a pin's lettering in a 512 px
+    // reference: a JPEG that halves the colour resolution (4:2:0) turns both into purple
+    const width = 256;
+    const height = 256;
+    const raw = Buffer.alloc(width * height * 3, 245);
+    for (let y = 64; y < 192; y++) for (let x = 64; x < 192; x++) raw.set(x % 2 ? [220, 30, 30] : [30, 30, 220], (y * width + x) * 3);
+    const original = await sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+    const meanError = async (id: string) => {
+      const [row] = await db().select().from(images).where(eq(images.id, id));
+      const decoded = await sharp(row.bytes).raw().toBuffer();
+      let sum = 0;
+      for (let y = 64; y < 192; y++) for (let x = 64; x < 192; x++) for (let c = 0; c < 3; c++) sum += Math.abs(decoded[(y * width + x) * 3 + c] - raw[(y * width + x) * 3 + c]);
+      return sum / (128 * 128 * 3);
+    };
+    const stored = await storeImage(original);
+    expect(await meanError(stored.id)).toBeLessThan(3);
+  });
+
   it('auto-rotates by the EXIF orientation', async () => {
     const stored = await storeImage(await photo(300, 200, { orientation: 6 }));
     expect(stored.width).toBe(200);
