@@ -1,7 +1,8 @@
 /**
  * Standalone benchmark of the visual identification engine (no server, no DB).
  *
- *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace] [--worker]
+ *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace] [--worker] [--as-stored]
+ *                                           [--order-seed N]
  *
  * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root.
  * Builds a VisualIndex from catalogue.csv, runs every query of truth.csv one at a time and prints
@@ -13,7 +14,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { mulberry32 } from "../../app/utils/random";
 import { DETAIL_WORKER_FILE, DetailWorker } from "../../app/services/identification/detail-worker.server";
+import { normaliseImage } from "../../app/services/images.server";
 import { extractFeatures, VisualIndex, type CandidateDebug, type MatchResult } from "../../app/services/identification/engine.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -28,6 +31,11 @@ const every = Number(arg("--every") ?? 1) || 1;
 const distractors = Number(arg("--distractors") ?? 0) || 0;
 const jsonOut = arg("--json");
 const trace = process.argv.includes("--trace"); // keep each candidate's diagnostics in the --json rows
+// --as-stored: each reference passes through the image store's normalisation first, as an import does
+const asStored = process.argv.includes("--as-stored");
+// --order-seed N: the references added in an order shuffled with seed N instead of the CSV's (the
+// vocabulary is built from the catalogue in the order it was added, and the answers move with it)
+const orderSeed = arg("--order-seed") != null ? Number(arg("--order-seed")) : null;
 // --worker: detail checks on the second core, as the server does (the worker bundled by `npm run build`)
 const worker = process.argv.includes("--worker") ? DetailWorker.at(new URL(`../../build/${DETAIL_WORKER_FILE}`, import.meta.url)) : null;
 if (process.argv.includes("--worker") && !worker) throw new Error("build/detail-worker.js is missing: run npm run build first");
@@ -94,22 +102,37 @@ async function main(): Promise<void> {
   const nameCol = header.indexOf("name");
   const imagesCol = header.indexOf("images");
   const distractorImages = new Map<string, Buffer>();
+  const stored = new Map<string, Buffer>();
+  const reference = async (p: string): Promise<Buffer> => {
+    const bytes = readFileSync(join(benchDir, p));
+    if (!asStored) return bytes;
+    let master = stored.get(p);
+    if (!master) stored.set(p, (master = (await normaliseImage(bytes)).master));
+    return master;
+  };
   const index = new VisualIndex(
-    async (id) => (id.startsWith("distractor-") ? distractorImages.get(id) ?? null : readFileSync(join(benchDir, id))),
+    async (id) => (id.startsWith("distractor-") ? distractorImages.get(id) ?? null : reference(id)),
     undefined,
     worker,
   );
   const refPaths: string[] = [];
   let t0 = performance.now();
   const extractTimes: number[] = [];
-  for (const r of cat.slice(1)) {
-    for (const p of r[imagesCol].split("|")) {
-      const t = performance.now();
-      const features = await extractFeatures(readFileSync(join(benchDir, p)));
-      extractTimes.push(performance.now() - t);
-      index.add({ imageId: p, pinId: r[nameCol], features });
-      refPaths.push(p);
+  const refs = cat.slice(1).flatMap((r) => r[imagesCol].split("|").map((p) => ({ p, pinId: r[nameCol] })));
+  if (orderSeed != null) {
+    // another order of the catalogue (as a server loads it: by image id), so another vocabulary
+    const random = mulberry32(orderSeed);
+    for (let i = refs.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [refs[i], refs[j]] = [refs[j], refs[i]];
     }
+  }
+  for (const { p, pinId } of refs) {
+    const t = performance.now();
+    const features = await extractFeatures(await reference(p));
+    extractTimes.push(performance.now() - t);
+    index.add({ imageId: p, pinId, features });
+    refPaths.push(p);
   }
   extractTimes.sort((a, b) => a - b);
   console.log(
