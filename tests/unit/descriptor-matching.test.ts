@@ -2,13 +2,15 @@
  * The exhaustive descriptor matching used to align look-alike references: abandoning a distance once
  * it cannot change a pair must give exactly the pairs of the plain nearest / second-nearest search.
  * It runs in WebAssembly (hamming.wat, committed assembled in hamming-wasm.ts): the bytes must be the
- * text's, and sets larger than its initial memory must be matched as well.
+ * text's, and sets larger than its initial memory must be matched as well. The vote through visual
+ * words searches a photo descriptor in a second word when it lies near a boundary: it must then find
+ * references that its own word alone misses.
  */
 import { describe, expect, it } from 'vitest';
 import { assembleHammingKernel, hammingModuleSource } from '~/cli/build-hamming-wasm';
 import { HAMMING_WASM } from '~/services/identification/hamming-wasm';
 import { mulberry32 } from '~/utils/random';
-import { popcnt, ratioMatches } from '~/services/identification/vocab.server';
+import { buildPostings, DescriptorChunks, NO_WORD, popcnt, ratioMatches, vote, Vocabulary } from '~/services/identification/vocab.server';
 
 /** The plain search: every distance counted in full. */
 function plainRatioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
@@ -87,5 +89,52 @@ describe('ratio-tested descriptor matching', () => {
     const bytes = await assembleHammingKernel();
     expect(Buffer.from(HAMMING_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm:hamming').toBe(true);
     expect(hammingModuleSource(bytes)).toContain(HAMMING_WASM);
+  });
+});
+
+describe('the vote through visual words', () => {
+  it('finds a reference across a word boundary through the second word', () => {
+    const rnd = mulberry32(21);
+    const word = () => (rnd() * 2 ** 32) >>> 0;
+    // 40 reference images of 200 descriptors each, and a vocabulary of 12 x 12 words built from them
+    const images = Array.from({ length: 40 }, () => new Uint32Array(200 * 8).map(word));
+    const vocab = Vocabulary.build(images, 12);
+    const store = new DescriptorChunks();
+    const owners = images.map((d, slot) => ({ first: store.append(d), n: 200, slot }));
+    const lists = buildPostings(store, owners, images.map((d) => vocab.quantize(d)), vocab.size);
+    // photo descriptors: copies of reference descriptors with 16-30 bits flipped (blur, light)
+    const source: [number, number][] = [];
+    const query = new Uint32Array(1000 * 8);
+    for (let j = 0; j < 1000; j++) {
+      const slot = Math.floor(rnd() * 40), i = Math.floor(rnd() * 200);
+      source.push([slot, i]);
+      query.set(images[slot].subarray(i * 8, i * 8 + 8), j * 8);
+      for (let f = 16 + Math.floor(rnd() * 15); f > 0; f--) {
+        const bit = Math.floor(rnd() * 256);
+        query[j * 8 + (bit >> 5)] ^= 1 << (bit & 31);
+      }
+    }
+    const { words, second } = vocab.quantizeSoft(query, 4);
+    expect(Array.from(words)).toEqual(Array.from(vocab.quantize(query)));
+    expect(second.some((w, j) => w !== NO_WORD && w !== words[j])).toBe(true);
+    expect(second.every((w, j) => w !== words[j])).toBe(true);
+
+    const alive = new Uint8Array(40).fill(1);
+    const found = (qSecond: Uint16Array | null) => {
+      const { acc, nAcc } = vote(query, words, qSecond, lists, alive, 64, 50, 0.8);
+      const pairs = new Set<string>();
+      for (let k = 0; k < nAcc; k++) {
+        const [slot, j, i] = [acc[k * 3], acc[k * 3 + 1], acc[k * 3 + 2]];
+        expect(source[j], 'a photo descriptor votes only for its own reference').toEqual([slot, i]);
+        pairs.add(`${j}`);
+      }
+      return pairs;
+    };
+    const own = found(null);
+    const both = found(second);
+    // every reference found in the descriptor's own word is still found, and many more beside it
+    for (const j of own) expect(both.has(j)).toBe(true);
+    expect(own.size).toBeGreaterThan(200);
+    expect(both.size).toBeGreaterThan(own.size * 1.1);
   });
 });

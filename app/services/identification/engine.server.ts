@@ -129,6 +129,9 @@ const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED wh
 const SHORTLIST_VOTED = 32; // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
 const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 const RATIO = 0.8;
+// a photo descriptor is also searched in the visual word it is nearly as close to (within this many
+// bits of its own): the vote then depends much less on where the vocabulary's boundaries fall
+const SECOND_WORD_SLACK = 4;
 const MAX_HAMMING = 64;
 const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
@@ -419,12 +422,12 @@ export class VisualIndex {
     }
     this.ensureVocab();
     const vocab = this.vocab as Vocabulary;
-    const qWords = vocab.quantize(qDesc);
+    const { words: qWords, second: qSecond } = vocab.quantizeSoft(qDesc, SECOND_WORD_SLACK);
     // approximate nearest neighbours inside each visual word: per (query descriptor, image) keep best and
     // second-best distance; accepted pairs (absolute + ratio test) are tentative correspondences.
     const alive = new Uint8Array(this.slots.length);
     this.slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
-    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO);
+    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO);
     voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
     const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist

@@ -74,6 +74,25 @@ function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number,
   return cent;
 }
 
+/** No second word (`quantizeSoft`). */
+export const NO_WORD = 0xffff;
+
+/** The nearest and second-nearest centroids to descriptor di of data, with their distances. */
+function nearest2(cent: Uint32Array, k: number, data: Uint32Array, di: number, r: { best: number; bd: number; second: number; sd: number }): void {
+  const o = di * 8;
+  const a0 = data[o], a1 = data[o + 1], a2 = data[o + 2], a3 = data[o + 3];
+  const a4 = data[o + 4], a5 = data[o + 5], a6 = data[o + 6], a7 = data[o + 7];
+  let best = 0, bd = 1e9, sec = -1, sd = 1e9;
+  for (let c = 0, p = 0; c < k; c++, p += 8) {
+    const d =
+      popcnt(a0 ^ cent[p]) + popcnt(a1 ^ cent[p + 1]) + popcnt(a2 ^ cent[p + 2]) + popcnt(a3 ^ cent[p + 3]) +
+      popcnt(a4 ^ cent[p + 4]) + popcnt(a5 ^ cent[p + 5]) + popcnt(a6 ^ cent[p + 6]) + popcnt(a7 ^ cent[p + 7]);
+    if (d < bd) { sec = best; sd = bd; bd = d; best = c; }
+    else if (d < sd) { sec = c; sd = d; }
+  }
+  r.best = best; r.bd = bd; r.second = sec < 0 ? best : sec; r.sd = sec < 0 ? 1e9 : sd;
+}
+
 /** The centroid nearest to descriptor di of data (the first of equally near ones). */
 function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): number {
   // the descriptor's words are read once (this runs for every reference descriptor at the build)
@@ -130,6 +149,41 @@ export class Vocabulary {
       gr.length === 0 ? new Uint32Array(top.length > 0 ? 8 : 0) : kMajority(all, Int32Array.from(gr), branch, 5, rnd),
     );
     return new Vocabulary(branch, top, leaves);
+  }
+
+  /**
+   * Each descriptor's word (as `quantize`) and a second word (NO_WORD: none): the nearest other leaf,
+   * under the same top node or under the second-nearest top node (when that node is within `slack`
+   * bits of the nearest), when it is within `slack` bits of the nearest leaf. A query descriptor that
+   * blur or light moved a few bits lies near a word boundary as often as not, and its reference on
+   * the other side; searched in both words, it still finds it.
+   */
+  quantizeSoft(desc: Uint32Array, slack: number): { words: Uint16Array; second: Uint16Array } {
+    const n = desc.length / 8;
+    const words = new Uint16Array(n);
+    const second = new Uint16Array(n).fill(NO_WORD);
+    const topK = this.top.length / 8;
+    const r = { best: 0, bd: 0, second: 0, sd: 0 };
+    for (let i = 0; i < n; i++) {
+      nearest2(this.top, topK, desc, i, r);
+      const t = r.best, t2 = r.second, td = r.bd, td2 = r.sd;
+      const leaf = this.leaves[t];
+      nearest2(leaf, leaf.length / 8, desc, i, r);
+      words[i] = t * this.branch + r.best;
+      let alt = r.sd <= r.bd + slack ? t * this.branch + r.second : NO_WORD;
+      let altD = r.sd;
+      const leafBest = r.bd;
+      if (topK > 1 && td2 <= td + slack) {
+        const leaf2 = this.leaves[t2];
+        nearest2(leaf2, leaf2.length / 8, desc, i, r);
+        if (r.bd <= leafBest + slack && (alt === NO_WORD || r.bd < altD)) {
+          alt = t2 * this.branch + r.best;
+          altD = r.bd;
+        }
+      }
+      second[i] = alt;
+    }
+    return { words, second };
   }
 
   quantize(desc: Uint32Array): Uint16Array {
@@ -333,7 +387,8 @@ export function postingOf(lists: PostingLists, g: number, slot: number, i: numbe
 
 /**
  * Votes of the query descriptors for the reference images: each query descriptor is compared with the
- * reference descriptors of its visual word; per image, its nearest one is a tentative correspondence
+ * reference descriptors of its visual word, and of its second word when it has one (`quantizeSoft`,
+ * `qSecond`; null: one word each); per image, its nearest one is a tentative correspondence
  * (a vote) when it is close enough and clearly closer than the image's second nearest (ratio test).
  * Lives next to `popcnt`: the hot loop calls it about four million times per photo, and a call into
  * another module is not inlined under every loader (the dev/bench loader made it 5x slower).
@@ -341,6 +396,7 @@ export function postingOf(lists: PostingLists, g: number, slot: number, i: numbe
 export function vote(
   qDesc: Uint32Array,
   qWords: Uint16Array,
+  qSecond: Uint16Array | null,
   lists: PostingLists,
   alive: Uint8Array, // per entry slot: 0 = removed image
   maxHamming: number, // descriptors farther than this are not compared further
@@ -360,56 +416,60 @@ export function vote(
   const { start, extra } = lists;
   const chunks = lists.store.chunks;
   for (let j = 0; j < qn; j++) {
-    const w = qWords[j];
     const o = j * 8;
     const q0 = qDesc[o], q1 = qDesc[o + 1], q2 = qDesc[o + 2], q3 = qDesc[o + 3];
     const q4 = qDesc[o + 4], q5 = qDesc[o + 5], q6 = qDesc[o + 6], q7 = qDesc[o + 7];
     let nTouched = 0;
-    // the word's postings in runs that share one descriptor array: its part of each store chunk, then
-    // the postings of images added since the build
-    let next = start[w];
-    const end = start[w + 1];
-    const more = extra[w];
-    let extraDone = more === undefined;
-    for (;;) {
-      let pd: Uint32Array, ps: Int32Array, pi: Uint16Array, from: number, to: number, base: number;
-      if (next < end) {
-        const c = next >>> CHUNK_SHIFT;
-        pd = chunks[c];
-        ps = lists.slot;
-        pi = lists.idx;
-        from = next;
-        base = c * CHUNK;
-        to = Math.min(end, base + CHUNK);
-        next = to;
-      } else if (!extraDone && more) {
-        pd = more.desc;
-        ps = more.slot;
-        pi = more.idx;
-        from = 0;
-        base = 0;
-        to = more.n;
-        extraDone = true;
-      } else break;
-      for (let k = from, r = (from - base) * 8; k < to; k++, r += 8) {
-        const d =
-          popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
-          popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
-        if (d > maxHamming) continue;
-        const slot = ps[k];
-        if (!alive[slot]) continue;
-        const d1 = d + 1;
-        const b = bestBySlot[slot];
-        if (b === 0) {
-          touched[nTouched++] = slot;
-          bestBySlot[slot] = d1;
-          secBySlot[slot] = 999;
-          refBySlot[slot] = pi[k];
-        } else if (d1 < b) {
-          secBySlot[slot] = b;
-          bestBySlot[slot] = d1;
-          refBySlot[slot] = pi[k];
-        } else if (d1 < secBySlot[slot]) secBySlot[slot] = d1;
+    // its own word, then its second word: an image's nearest and second nearest are taken over both
+    for (let pass = 0; pass < 2; pass++) {
+      const w = pass === 0 ? qWords[j] : qSecond ? qSecond[j] : NO_WORD;
+      if (w === NO_WORD) break;
+      // the word's postings in runs that share one descriptor array: its part of each store chunk, then
+      // the postings of images added since the build
+      let next = start[w];
+      const end = start[w + 1];
+      const more = extra[w];
+      let extraDone = more === undefined;
+      for (;;) {
+        let pd: Uint32Array, ps: Int32Array, pi: Uint16Array, from: number, to: number, base: number;
+        if (next < end) {
+          const c = next >>> CHUNK_SHIFT;
+          pd = chunks[c];
+          ps = lists.slot;
+          pi = lists.idx;
+          from = next;
+          base = c * CHUNK;
+          to = Math.min(end, base + CHUNK);
+          next = to;
+        } else if (!extraDone && more) {
+          pd = more.desc;
+          ps = more.slot;
+          pi = more.idx;
+          from = 0;
+          base = 0;
+          to = more.n;
+          extraDone = true;
+        } else break;
+        for (let k = from, r = (from - base) * 8; k < to; k++, r += 8) {
+          const d =
+            popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
+            popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
+          if (d > maxHamming) continue;
+          const slot = ps[k];
+          if (!alive[slot]) continue;
+          const d1 = d + 1;
+          const b = bestBySlot[slot];
+          if (b === 0) {
+            touched[nTouched++] = slot;
+            bestBySlot[slot] = d1;
+            secBySlot[slot] = 999;
+            refBySlot[slot] = pi[k];
+          } else if (d1 < b) {
+            secBySlot[slot] = b;
+            bestBySlot[slot] = d1;
+            refBySlot[slot] = pi[k];
+          } else if (d1 < secBySlot[slot]) secBySlot[slot] = d1;
+        }
       }
     }
     for (let t = 0; t < nTouched; t++) {
