@@ -6,9 +6,10 @@
  *
  * Of the benchmark's single (non-family) pins with two photos, every fifth (at most N, default 60) gets
  * its first photo as its only reference, stored as the image store keeps an identification photo
- * (`normaliseImage`, as its master); every other pin keeps its catalogue shot. Reports how many of those pins are named
- * on their second photo, how many other pins' photos (every fourth) are still named right or are taken
- * by a photo reference, and the false matches on the 100 photos of pins not in the catalogue.
+ * (`normaliseImage`, as its master); every other pin keeps its catalogue shot. Reports how many of
+ * those pins are named on their second photo, how many other pins' photos (every fourth) are still
+ * named right or are taken by a photo reference, and the false matches on the 100 photos of pins not
+ * in the catalogue.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
