@@ -171,15 +171,11 @@ export class Vocabulary {
       nearest2(leaf, leaf.length / 8, desc, i, r);
       words[i] = t * this.branch + r.best;
       let alt = r.sd <= r.bd + slack ? t * this.branch + r.second : NO_WORD;
-      let altD = r.sd;
-      const leafBest = r.bd;
+      const altD = r.sd, leafBest = r.bd;
       if (topK > 1 && td2 <= td + slack) {
         const leaf2 = this.leaves[t2];
         nearest2(leaf2, leaf2.length / 8, desc, i, r);
-        if (r.bd <= leafBest + slack && (alt === NO_WORD || r.bd < altD)) {
-          alt = t2 * this.branch + r.best;
-          altD = r.bd;
-        }
+        if (r.bd <= leafBest + slack && (alt === NO_WORD || r.bd < altD)) alt = t2 * this.branch + r.best;
       }
       second[i] = alt;
     }
