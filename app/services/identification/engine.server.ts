@@ -623,31 +623,6 @@ export class VisualIndex {
     const d = winner ? await detailFor(winner) : undefined;
     lap("detail");
 
-    if (opts?.debug) {
-      for (const v of verified)
-        opts.debug.push({
-          imageId: v.e.imageId,
-          pinId: v.e.pinId,
-          bow: v.bow,
-          bowRank: v.bowRank,
-          matches: v.matches,
-          inliers: v.inliers,
-          resid: v.resid,
-          tileP90: v.tileP90,
-          tileMax: v.tileMax,
-          localMax: v.localMax,
-          wins: wins.get(v),
-          margin: margin.get(v),
-          duelErr: duelErr.get(v),
-          winner: v === winner,
-          holes: v.holes,
-          residTrim: v.residTrim,
-          ...(v === winner && d
-            ? { dTiles: d.tiles, dMismatch: d.mismatch, dCluster: d.cluster, dMedian: d.median, dSigma: d.sigma, dNotClose: d.notClose, dNotCloseCluster: d.notCloseCluster, dLetters: d.wrongLetters }
-            : {}),
-        });
-    }
-
     // candidates: duel order first, then the remaining pins by geometric/colour score
     const pinBest = new Map<string, Verified>();
     for (const v of verified) {
@@ -684,55 +659,87 @@ export class VisualIndex {
           return { pinId: v.e.pinId, score: top };
         });
     };
-    if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
-    const resid = winner.resid ?? 99;
-    const allowed = allowedResid(winner.inliers);
-    // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
-    // tile by tile (survives glare, blur and lighting that upset the colour residual)
-    const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
-    const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
-    // the colour check can favour a pin with little geometric evidence over one with much more (glare
-    // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
-    // most inliers, if it is not one of its look-alikes, is checked in detail on its own
-    const noMatch = async (): Promise<MatchResult> => {
-      const g = verified[0];
-      if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
-        const dg = await detailFor(g);
-        lap("fallback");
-        if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
-          return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
-        }
+    // the benchmark's diagnostics (`--trace`), with the detail check of every candidate that had one
+    const emitDebug = (result: MatchResult): MatchResult => {
+      if (!opts?.debug) return result;
+      for (const v of verified) {
+        const dv = warps.get(v)?.d;
+        opts.debug.push({
+          imageId: v.e.imageId,
+          pinId: v.e.pinId,
+          bow: v.bow,
+          bowRank: v.bowRank,
+          matches: v.matches,
+          inliers: v.inliers,
+          resid: v.resid,
+          tileP90: v.tileP90,
+          tileMax: v.tileMax,
+          localMax: v.localMax,
+          wins: wins.get(v),
+          margin: margin.get(v),
+          duelErr: duelErr.get(v),
+          winner: v === winner,
+          holes: v.holes,
+          residTrim: v.residTrim,
+          ...(dv
+            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters }
+            : {}),
+        });
       }
-      return { best: null, candidates: closest(), reason: "no_match", timings };
+      return result;
     };
-    if (!colourOk && !detailOk) return noMatch();
-    const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
-    if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
-      // look-alikes that the colours cannot tell apart may still print another year or team name:
-      // each is checked in detail and their differing letters are compared with the photo (a pin that
-      // is no look-alike of another has no letters to compare, and is not checked)
-      const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
-      await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
-      const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
-      lap("alike");
-      // their references are read and decoded (by sharp, off the main thread) at once, and they are
-      // checked two at a time: every other one on the second core
-      for (const v of others) void this.detailOf(v.e);
-      await Promise.all(others.map((v, k) => detailFor(v, k % 2 === 0)));
-      lap("othersDetail");
-      const read = readLetters(cv, ordered, warps, lookAlikeOf);
-      lap("letters");
-      const dv = read && warps.get(read.v)?.d;
-      if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
-        return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
+    const decide = async (): Promise<MatchResult> => {
+      if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
+      const resid = winner.resid ?? 99;
+      const allowed = allowedResid(winner.inliers);
+      // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
+      // tile by tile (survives glare, blur and lighting that upset the colour residual)
+      const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
+      const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
+      // the colour check can favour a pin with little geometric evidence over one with much more (glare
+      // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
+      // most inliers, if it is not one of its look-alikes, is checked in detail on its own
+      const noMatch = async (): Promise<MatchResult> => {
+        const g = verified[0];
+        if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
+          const dg = await detailFor(g);
+          lap("fallback");
+          if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
+            return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
+          }
+        }
+        return { best: null, candidates: closest(), reason: "no_match", timings };
+      };
+      if (!colourOk && !detailOk) return noMatch();
+      const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
+      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
+        // look-alikes that the colours cannot tell apart may still print another year or team name:
+        // each is checked in detail and their differing letters are compared with the photo (a pin that
+        // is no look-alike of another has no letters to compare, and is not checked)
+        const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
+        await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
+        const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
+        lap("alike");
+        // their references are read and decoded (by sharp, off the main thread) at once, and they are
+        // checked two at a time: every other one on the second core
+        for (const v of others) void this.detailOf(v.e);
+        await Promise.all(others.map((v, k) => detailFor(v, k % 2 === 0)));
+        lap("othersDetail");
+        const read = readLetters(cv, ordered, warps, lookAlikeOf);
+        lap("letters");
+        const dv = read && warps.get(read.v)?.d;
+        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
+          return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
+        }
+        return { best: null, candidates: unsure(), reason: "ambiguous", timings };
       }
-      return { best: null, candidates: unsure(), reason: "ambiguous", timings };
-    }
-    if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
-    // a patch of lettering (or a large share of the pin) that is not close to the reference: most
-    // likely another team name or year of the same design, which is not in the catalogue
-    if (d && detailVetoes(d)) return noMatch();
-    return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
+      if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
+      // a patch of lettering (or a large share of the pin) that is not close to the reference: most
+      // likely another team name or year of the same design, which is not in the catalogue
+      if (d && detailVetoes(d)) return noMatch();
+      return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
+    };
+    return emitDebug(await decide());
   }
 
   /**
