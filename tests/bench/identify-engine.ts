@@ -104,10 +104,9 @@ async function main(): Promise<void> {
   const distractorImages = new Map<string, Buffer>();
   const stored = new Map<string, Buffer>();
   const reference = async (p: string): Promise<Buffer> => {
-    const bytes = readFileSync(join(benchDir, p));
-    if (!asStored) return bytes;
+    if (!asStored) return readFileSync(join(benchDir, p));
     let master = stored.get(p);
-    if (!master) stored.set(p, (master = (await normaliseImage(bytes)).master));
+    if (!master) stored.set(p, (master = (await normaliseImage(readFileSync(join(benchDir, p)))).master));
     return master;
   };
   const index = new VisualIndex(

@@ -659,35 +659,6 @@ export class VisualIndex {
           return { pinId: v.e.pinId, score: top };
         });
     };
-    // the benchmark's diagnostics (`--trace`), with the detail check of every candidate that had one
-    const emitDebug = (result: MatchResult): MatchResult => {
-      if (!opts?.debug) return result;
-      for (const v of verified) {
-        const dv = warps.get(v)?.d;
-        opts.debug.push({
-          imageId: v.e.imageId,
-          pinId: v.e.pinId,
-          bow: v.bow,
-          bowRank: v.bowRank,
-          matches: v.matches,
-          inliers: v.inliers,
-          resid: v.resid,
-          tileP90: v.tileP90,
-          tileMax: v.tileMax,
-          localMax: v.localMax,
-          wins: wins.get(v),
-          margin: margin.get(v),
-          duelErr: duelErr.get(v),
-          winner: v === winner,
-          holes: v.holes,
-          residTrim: v.residTrim,
-          ...(dv
-            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters }
-            : {}),
-        });
-      }
-      return result;
-    };
     const decide = async (): Promise<MatchResult> => {
       if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
       const resid = winner.resid ?? 99;
@@ -739,7 +710,35 @@ export class VisualIndex {
       if (d && detailVetoes(d)) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
-    return emitDebug(await decide());
+    const result = await decide();
+    // the benchmark's diagnostics (`--trace`), with the detail check of every candidate that had one
+    if (opts?.debug) {
+      for (const v of verified) {
+        const dv = warps.get(v)?.d;
+        opts.debug.push({
+          imageId: v.e.imageId,
+          pinId: v.e.pinId,
+          bow: v.bow,
+          bowRank: v.bowRank,
+          matches: v.matches,
+          inliers: v.inliers,
+          resid: v.resid,
+          tileP90: v.tileP90,
+          tileMax: v.tileMax,
+          localMax: v.localMax,
+          wins: wins.get(v),
+          margin: margin.get(v),
+          duelErr: duelErr.get(v),
+          winner: v === winner,
+          holes: v.holes,
+          residTrim: v.residTrim,
+          ...(dv
+            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters }
+            : {}),
+        });
+      }
+    }
+    return result;
   }
 
   /**
