@@ -85,6 +85,7 @@ export interface CandidateDebug {
   dNotClose?: number;
   dNotCloseCluster?: number;
   dLetters?: number;
+  dGlare?: number;
 }
 
 /** Reads the stored reference image of an image id (for the full-resolution detail check). */
@@ -157,6 +158,11 @@ const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.3;
 const DETAIL_VETO_CLUSTER = 20;
+// a photo with highlights on this share of the pin's pixels or more: letters that look wrong do not refuse
+// the pin on their own (the reflection's sheen around the saturated spots, which the letter check cannot
+// tell from the pin's own light, upsets the letters of right pins there), unless a look-alike of the pin is
+// among the plausible pins, whose letters are then what tells the two apart
+const LETTER_VETO_GLARE = 0.01;
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -659,6 +665,14 @@ export class VisualIndex {
           return { pinId: v.e.pinId, score: top };
         });
     };
+    // a plausible pin that looks like v (the same design, another year or team name): their duel aligned
+    // the two references, in one direction or the other
+    const hasLookAlike = (v: Verified) =>
+      plausible.some(
+        (o) =>
+          o.e.pinId !== v.e.pinId &&
+          !!(refPairCache.get(pairKey(o.e, v.e)) ?? refPairCache.get(pairKey(v.e, o.e)) ?? lookAlike(cv, v.e, o.e, (e) => this.descriptorsOf(e))),
+      );
     const decide = async (): Promise<MatchResult> => {
       if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
       const resid = winner.resid ?? 99;
@@ -675,7 +689,7 @@ export class VisualIndex {
         if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
           const dg = await detailFor(g);
           lap("fallback");
-          if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
+          if (dg && detailAccepts(dg) && !detailVetoes(dg, () => !hasLookAlike(g))) {
             return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
           }
         }
@@ -699,7 +713,7 @@ export class VisualIndex {
         const read = readLetters(cv, ordered, warps, lookAlikeOf);
         lap("letters");
         const dv = read && warps.get(read.v)?.d;
-        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
+        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv, () => false)) {
           return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
         }
         return { best: null, candidates: unsure(), reason: "ambiguous", timings };
@@ -707,7 +721,7 @@ export class VisualIndex {
       if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue
-      if (d && detailVetoes(d)) return noMatch();
+      if (d && detailVetoes(d, () => !hasLookAlike(winner))) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
@@ -733,7 +747,7 @@ export class VisualIndex {
           holes: v.holes,
           residTrim: v.residTrim,
           ...(dv
-            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters }
+            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dGlare: dv.glare }
             : {}),
         });
       }
@@ -854,9 +868,13 @@ function detailAccepts(d: DetailResult): boolean {
   return d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
 }
 
-/** A patch of lettering (or a large share of the pin) that is not close to the reference, or a letter that differs. */
-function detailVetoes(d: DetailResult): boolean {
-  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || d.wrongLetters > 0;
+/**
+ * A patch of lettering (or a large share of the pin) that is not close to the reference, or a letter that
+ * differs, unless highlights cover the pin and `glareExcuses` (no look-alike's letters to tell apart).
+ */
+function detailVetoes(d: DetailResult, glareExcuses: () => boolean): boolean {
+  if (d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER) return true;
+  return d.wrongLetters > 0 && !(d.glare >= LETTER_VETO_GLARE && glareExcuses());
 }
 
 /** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
