@@ -158,11 +158,12 @@ const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.3;
 const DETAIL_VETO_CLUSTER = 20;
-// a photo with highlights on this share of the pin's pixels or more: letters that look wrong do not refuse
-// the pin on their own (the reflection's sheen around the saturated spots, which the letter check cannot
-// tell from the pin's own light, upsets the letters of right pins there), unless a look-alike of the pin is
-// among the plausible pins, whose letters are then what tells the two apart
-const LETTER_VETO_GLARE = 0.01;
+// a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
+// letters that look wrong do not refuse the pin on their own (the reflection's sheen around the saturated
+// spots, which the letter check cannot tell from the pin's own light, upsets the letters of right pins
+// there), unless a look-alike of the pin is among the plausible pins, whose letters are then what tells
+// the two apart; and the colour check also accepts the residual of the pin's best 75% of pixels
+const HIGHLIGHT_SHARE = 0.01;
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -679,7 +680,10 @@ export class VisualIndex {
       const allowed = allowedResid(winner.inliers);
       // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
       // tile by tile (survives glare, blur and lighting that upset the colour residual)
-      const colourOk = winner.inliers >= ACCEPT_INLIERS && resid <= allowed;
+      // with highlights on the pin, the colours of its best 75% of pixels: the reflections' share of the
+      // residual is not the pin's colour
+      const highlights = !!d && d.glare >= HIGHLIGHT_SHARE;
+      const colourOk = winner.inliers >= ACCEPT_INLIERS && (resid <= allowed || (highlights && (winner.residTrim ?? 99) <= allowed));
       const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
       // the colour check can favour a pin with little geometric evidence over one with much more (glare
       // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
@@ -874,7 +878,7 @@ function detailAccepts(d: DetailResult): boolean {
  */
 function detailVetoes(d: DetailResult, glareExcuses: () => boolean): boolean {
   if (d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER) return true;
-  return d.wrongLetters > 0 && !(d.glare >= LETTER_VETO_GLARE && glareExcuses());
+  return d.wrongLetters > 0 && !(d.glare >= HIGHLIGHT_SHARE && glareExcuses());
 }
 
 /** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
