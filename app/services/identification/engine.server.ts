@@ -164,6 +164,9 @@ const DETAIL_VETO_CLUSTER = 20;
 // there), unless a look-alike of the pin is among the plausible pins, whose letters are then what tells
 // the two apart; and the colour check also accepts the residual of the pin's best 75% of pixels
 const HIGHLIGHT_SHARE = 0.01;
+// ... up to this share: a reflection covers a minority of a pin; saturated over more of it, the photo is
+// blown out or the pin is not where the fit puts it, and no check is relaxed
+const HIGHLIGHT_SHARE_MAX = 0.2;
 const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -682,7 +685,7 @@ export class VisualIndex {
       // tile by tile (survives glare, blur and lighting that upset the colour residual)
       // with highlights on the pin, the colours of its best 75% of pixels: the reflections' share of the
       // residual is not the pin's colour
-      const highlights = !!d && d.glare >= HIGHLIGHT_SHARE;
+      const highlights = !!d && highlighted(d);
       const colourOk = winner.inliers >= ACCEPT_INLIERS && (resid <= allowed || (highlights && (winner.residTrim ?? 99) <= allowed));
       const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
       // the colour check can favour a pin with little geometric evidence over one with much more (glare
@@ -878,7 +881,12 @@ function detailAccepts(d: DetailResult): boolean {
  */
 function detailVetoes(d: DetailResult, glareExcuses: () => boolean): boolean {
   if (d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER) return true;
-  return d.wrongLetters > 0 && !(d.glare >= HIGHLIGHT_SHARE && glareExcuses());
+  return d.wrongLetters > 0 && !(highlighted(d) && glareExcuses());
+}
+
+/** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
+function highlighted(d: DetailResult): boolean {
+  return d.glare >= HIGHLIGHT_SHARE && d.glare <= HIGHLIGHT_SHARE_MAX;
 }
 
 /** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
