@@ -159,10 +159,10 @@ const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.3;
 const DETAIL_VETO_CLUSTER = 20;
 // a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
-// letters that look wrong do not refuse the pin on their own (the reflection's sheen around the saturated
-// spots, which the letter check cannot tell from the pin's own light, upsets the letters of right pins
-// there), unless a look-alike of the pin is among the plausible pins, whose letters are then what tells
-// the two apart; and the colour check also accepts the residual of the pin's best 75% of pixels
+// the colour check also accepts the residual of the pin's best 75% of pixels, and letters that look wrong
+// do not refuse a pin whose colours agree (the reflection's sheen around the saturated spots, which the
+// letter check cannot tell from the pin's own light, upsets the letters of right pins there), unless a
+// look-alike of the pin is among the plausible pins, whose letters are then what tells the two apart
 const HIGHLIGHT_SHARE = 0.01;
 // ... up to this share: a reflection covers a minority of a pin; saturated over more of it, the photo is
 // blown out or the pin is not where the fit puts it, and no check is relaxed
@@ -677,16 +677,21 @@ export class VisualIndex {
           o.e.pinId !== v.e.pinId &&
           !!(refPairCache.get(pairKey(o.e, v.e)) ?? refPairCache.get(pairKey(v.e, o.e)) ?? lookAlike(cv, v.e, o.e, (e) => this.descriptorsOf(e))),
       );
+    // the colours agree; with highlights on the pin, those of its best 75% of pixels will do: the
+    // reflections' share of the residual is not the pin's colour
+    const colourAccepts = (v: Verified, dv: DetailResult | undefined) =>
+      v.inliers >= ACCEPT_INLIERS &&
+      ((v.resid ?? 99) <= allowedResid(v.inliers) || (!!dv && highlighted(dv) && (v.residTrim ?? 99) <= allowedResid(v.inliers)));
+    // letters that look wrong under highlights do not refuse a pin whose colours agree (its tiles agree
+    // too, or it is not accepted at all), unless a look-alike of it is plausible: its letters then decide
+    const lettersExcused = (v: Verified, dv: DetailResult) => colourAccepts(v, dv) && !hasLookAlike(v);
     const decide = async (): Promise<MatchResult> => {
       if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
       const resid = winner.resid ?? 99;
       const allowed = allowedResid(winner.inliers);
       // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
       // tile by tile (survives glare, blur and lighting that upset the colour residual)
-      // with highlights on the pin, the colours of its best 75% of pixels: the reflections' share of the
-      // residual is not the pin's colour
-      const highlights = !!d && highlighted(d);
-      const colourOk = winner.inliers >= ACCEPT_INLIERS && (resid <= allowed || (highlights && (winner.residTrim ?? 99) <= allowed));
+      const colourOk = colourAccepts(winner, d);
       const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
       // the colour check can favour a pin with little geometric evidence over one with much more (glare
       // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
@@ -696,7 +701,7 @@ export class VisualIndex {
         if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
           const dg = await detailFor(g);
           lap("fallback");
-          if (dg && detailAccepts(dg) && !detailVetoes(dg, () => !hasLookAlike(g))) {
+          if (dg && detailAccepts(dg) && !detailVetoes(dg, () => lettersExcused(g, dg))) {
             return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
           }
         }
@@ -728,7 +733,7 @@ export class VisualIndex {
       if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue
-      if (d && detailVetoes(d, () => !hasLookAlike(winner))) return noMatch();
+      if (d && detailVetoes(d, () => lettersExcused(winner, d))) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
