@@ -72,6 +72,22 @@ describe('visual engine', () => {
     expect(result.best?.pinId).toBe('pin-33');
   });
 
+  it('does not pass another team name or year off as the catalogue pin when a reflection lies on it', async () => {
+    // a reflection upsets the letters of the right pin too, but the letters must still refuse a changed name or year
+    const withReflection = async (team: string, year: number) => {
+      const photo = await phonePhoto(await pinArtwork(31, team, year), { rotate: 14, size: 340 });
+      const meta = await sharp(photo).metadata();
+      const glare = Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${meta.width}" height="${meta.height}">` +
+          `<ellipse cx="${(meta.width ?? 0) / 2 + 30}" cy="${(meta.height ?? 0) / 2 + 40}" rx="40" ry="16" fill="#ffffff" fill-opacity="0.95"/></svg>`,
+      );
+      return sharp(photo).composite([{ input: glare }]).jpeg({ quality: 80 }).toBuffer();
+    };
+    expect((await index.match(await withReflection('EAGLES', 2019))).best?.pinId).toBe('eagles');
+    expect((await index.match(await withReflection('RAVENS', 2019))).best).toBeNull();
+    expect((await index.match(await withReflection('EAGLES', 2018))).best).toBeNull();
+  });
+
   it('names a spinner pin whose centre has turned since the catalogue picture', async () => {
     const result = await index.match(await phonePhoto(await pinArtwork(41, 'SPINNERS', 2021, { spin: 70 }), { rotate: 12, size: 380 }));
     expect(result.best?.pinId).toBe('spinner');

@@ -159,10 +159,7 @@ const DETAIL_MAX_CLUSTER = 3;
 const DETAIL_VETO_SHARE = 0.3;
 const DETAIL_VETO_CLUSTER = 20;
 // a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
-// the colour check also accepts the residual of the pin's best 75% of pixels, and letters that look wrong
-// do not refuse a pin whose colours agree (the reflection's sheen around the saturated spots, which the
-// letter check cannot tell from the pin's own light, upsets the letters of right pins there), unless a
-// look-alike of the pin is among the plausible pins, whose letters are then what tells the two apart
+// the colour check also accepts the residual of the pin's best 75% of pixels
 const HIGHLIGHT_SHARE = 0.01;
 // ... up to this share: a reflection covers a minority of a pin; saturated over more of it, the photo is
 // blown out or the pin is not where the fit puts it, and no check is relaxed
@@ -669,22 +666,11 @@ export class VisualIndex {
           return { pinId: v.e.pinId, score: top };
         });
     };
-    // a plausible pin that looks like v (the same design, another year or team name): their duel aligned
-    // the two references, in one direction or the other
-    const hasLookAlike = (v: Verified) =>
-      plausible.some(
-        (o) =>
-          o.e.pinId !== v.e.pinId &&
-          !!(refPairCache.get(pairKey(o.e, v.e)) ?? refPairCache.get(pairKey(v.e, o.e)) ?? lookAlike(cv, v.e, o.e, (e) => this.descriptorsOf(e))),
-      );
     // the colours agree; with highlights on the pin, those of its best 75% of pixels will do: the
     // reflections' share of the residual is not the pin's colour
     const colourAccepts = (v: Verified, dv: DetailResult | undefined) =>
       v.inliers >= ACCEPT_INLIERS &&
       ((v.resid ?? 99) <= allowedResid(v.inliers) || (!!dv && highlighted(dv) && (v.residTrim ?? 99) <= allowedResid(v.inliers)));
-    // letters that look wrong under highlights do not refuse a pin whose colours agree (its tiles agree
-    // too, or it is not accepted at all), unless a look-alike of it is plausible: its letters then decide
-    const lettersExcused = (v: Verified, dv: DetailResult) => colourAccepts(v, dv) && !hasLookAlike(v);
     const decide = async (): Promise<MatchResult> => {
       if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
       const resid = winner.resid ?? 99;
@@ -701,7 +687,7 @@ export class VisualIndex {
         if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
           const dg = await detailFor(g);
           lap("fallback");
-          if (dg && detailAccepts(dg) && !detailVetoes(dg, () => lettersExcused(g, dg))) {
+          if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
             return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
           }
         }
@@ -725,7 +711,7 @@ export class VisualIndex {
         const read = readLetters(cv, ordered, warps, lookAlikeOf);
         lap("letters");
         const dv = read && warps.get(read.v)?.d;
-        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv, () => false)) {
+        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
           return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
         }
         return { best: null, candidates: unsure(), reason: "ambiguous", timings };
@@ -733,7 +719,7 @@ export class VisualIndex {
       if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue
-      if (d && detailVetoes(d, () => lettersExcused(winner, d))) return noMatch();
+      if (d && detailVetoes(d)) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
@@ -880,13 +866,9 @@ function detailAccepts(d: DetailResult): boolean {
   return d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
 }
 
-/**
- * A patch of lettering (or a large share of the pin) that is not close to the reference, or a letter that
- * differs, unless highlights cover the pin and `glareExcuses` (no look-alike's letters to tell apart).
- */
-function detailVetoes(d: DetailResult, glareExcuses: () => boolean): boolean {
-  if (d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER) return true;
-  return d.wrongLetters > 0 && !(highlighted(d) && glareExcuses());
+/** A patch of lettering (or a large share of the pin) that is not close to the reference, or a letter that differs. */
+function detailVetoes(d: DetailResult): boolean {
+  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || d.wrongLetters > 0;
 }
 
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
