@@ -60,7 +60,7 @@ export interface DetailResult {
   /** blur (sigma) that made the reference look most like the photo */
   sigma: number;
   /** share of the pin's pixels in the photo that are a highlight (saturated where the pin predicts a mid-tone or darker) */
-  glare: number;
+  highlights: number;
 }
 
 const TILE = 16;
@@ -382,7 +382,7 @@ export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
  * photo carries glare of its own: a light pixel of it that the photo shows far darker than the fit
  * predicts is left out too.
  */
-function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): { use: Uint8Array; a: number; b: number; glare: number } {
+function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): { use: Uint8Array; a: number; b: number; highlights: number } {
   const n = ref.width * ref.height;
   let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (let i = 0; i < n; i += 2) {
@@ -398,18 +398,19 @@ function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDet
   const a = m > 100 && vx > 1 ? (sxy / m - (sx / m) * (sy / m)) / vx : 1;
   const b = m ? sy / m - a * (sx / m) : 0;
   const use = new Uint8Array(n);
-  let seen = 0, glare = 0;
+  let seen = 0, highlights = 0;
   for (let i = 0; i < n; i++) {
     if (!ref.pin[i] || valid[i] !== 255) continue;
     seen++;
-    if (warped[i] >= SATURATED && a * ref.gray[i] + b < GLARE_BELOW) {
-      if (a * ref.gray[i] + b < HIGHLIGHT_BELOW) glare++;
+    const predicted = a * ref.gray[i] + b;
+    if (warped[i] >= SATURATED && predicted < GLARE_BELOW) {
+      if (predicted < HIGHLIGHT_BELOW) highlights++;
       continue;
     }
-    if (ref.photo && ref.gray[i] >= REF_GLARE_FROM && a * ref.gray[i] + b - warped[i] > REF_GLARE_GAP) continue;
+    if (ref.photo && ref.gray[i] >= REF_GLARE_FROM && predicted - warped[i] > REF_GLARE_GAP) continue;
     use[i] = 1;
   }
-  return { use, a, b, glare: seen ? glare / seen : 0 };
+  return { use, a, b, highlights: seen ? highlights / seen : 0 };
 }
 
 export function detailCheck(
@@ -420,7 +421,7 @@ export function detailCheck(
   alt?: SecondMotion,
 ): DetailResult {
   const W = ref.width, Hh = ref.height;
-  const { use, a, b, glare } = comparedPixels(photo, valid, ref);
+  const { use, a, b, highlights } = comparedPixels(photo, valid, ref);
   const blur = chooseBlur(cv, photo, use, ref);
   const bestK = blur.ref;
   // the photo as compared: blurred to the reference's sharpness when that is the blurrier (a photo-cut reference)
@@ -482,7 +483,7 @@ export function detailCheck(
   }
   const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, glare };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, highlights };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
@@ -495,7 +496,7 @@ export function detailCheck(
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
     wrongLetters: wrongLetters(warped, valid, r, ref, a, b, turned, alt),
-    glare,
+    highlights,
   };
 }
 

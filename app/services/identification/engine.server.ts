@@ -85,7 +85,7 @@ export interface CandidateDebug {
   dNotClose?: number;
   dNotCloseCluster?: number;
   dLetters?: number;
-  dGlare?: number;
+  dHighlights?: number;
 }
 
 /** Reads the stored reference image of an image id (for the full-resolution detail check). */
@@ -666,11 +666,6 @@ export class VisualIndex {
           return { pinId: v.e.pinId, score: top };
         });
     };
-    // the colours agree; with highlights on the pin, those of its best 75% of pixels will do: the
-    // reflections' share of the residual is not the pin's colour
-    const colourAccepts = (v: Verified, dv: DetailResult | undefined) =>
-      v.inliers >= ACCEPT_INLIERS &&
-      ((v.resid ?? 99) <= allowedResid(v.inliers) || (!!dv && highlighted(dv) && (v.residTrim ?? 99) <= allowedResid(v.inliers)));
     const decide = async (): Promise<MatchResult> => {
       if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
       const resid = winner.resid ?? 99;
@@ -745,7 +740,7 @@ export class VisualIndex {
           holes: v.holes,
           residTrim: v.residTrim,
           ...(dv
-            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dGlare: dv.glare }
+            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dHighlights: dv.highlights }
             : {}),
         });
       }
@@ -873,7 +868,17 @@ function detailVetoes(d: DetailResult): boolean {
 
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
 function highlighted(d: DetailResult): boolean {
-  return d.glare >= HIGHLIGHT_SHARE && d.glare <= HIGHLIGHT_SHARE_MAX;
+  return d.highlights >= HIGHLIGHT_SHARE && d.highlights <= HIGHLIGHT_SHARE_MAX;
+}
+
+/**
+ * The aligned colours agree; with highlights on the pin (its detail check `d`), those of its best 75% of
+ * pixels will do: the reflections' share of the residual is not the pin's colour.
+ */
+function colourAccepts(v: { inliers: number; resid?: number; residTrim?: number }, d: DetailResult | undefined): boolean {
+  if (v.inliers < ACCEPT_INLIERS) return false;
+  const allowed = allowedResid(v.inliers);
+  return (v.resid ?? 99) <= allowed || (!!d && highlighted(d) && (v.residTrim ?? 99) <= allowed);
 }
 
 /** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
