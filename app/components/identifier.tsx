@@ -93,6 +93,48 @@ function readAsDataUrl(file: File): Promise<string> {
 }
 
 /**
+ * Longest side of the picture sent for identification. The matcher brings every photo to 1024 px, so
+ * a phone's 12-megapixel photo (3-5 MB, a third more as a data URL) is brought to this size first:
+ * a few hundred kilobytes to send over a slow connection instead.
+ */
+const UPLOAD_MAX_SIDE = 1280;
+
+/** A picture (video frame or decoded image) as a JPEG data URL, its longest side at most UPLOAD_MAX_SIDE. */
+function toJpegDataUrl(source: CanvasImageSource, width: number, height: number): string {
+  const scale = Math.min(1, UPLOAD_MAX_SIDE / Math.max(width, height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(width * scale));
+  canvas.height = Math.max(1, Math.round(height * scale));
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2d canvas');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas.toDataURL('image/jpeg', JPEG_QUALITY);
+}
+
+/**
+ * The chosen file as it is sent: larger than UPLOAD_MAX_SIDE, it is scaled down in the browser (the
+ * browser turns it upright by its EXIF orientation as it decodes it); otherwise, or when the browser
+ * cannot decode it (the server may: HEIC), the file itself.
+ */
+async function photoForUpload(file: File): Promise<string> {
+  const url = URL.createObjectURL(file);
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    if (Math.max(image.naturalWidth, image.naturalHeight) > UPLOAD_MAX_SIDE) {
+      return toJpegDataUrl(image, image.naturalWidth, image.naturalHeight);
+    }
+  } catch {
+    // not decodable here: the server says whether it can read it
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+  return readAsDataUrl(file);
+}
+
+/**
  * The identifier. Without JavaScript it is a multipart form whose file input opens the phone
  * camera (capture="environment") and posts to /identify, which renders the result on the server.
  * With JavaScript: the live camera (rear-facing, no audio, JPEG 0.92 frames) and the upload go to
@@ -152,7 +194,11 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
     setPhase('starting');
     let stream: MediaStream;
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' } }, audio: false });
+      stream = await navigator.mediaDevices.getUserMedia({
+        // without a size, browsers give 640 x 480 frames: the year and team name of a small pin need more
+        video: { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } },
+        audio: false,
+      });
     } catch (error) {
       setPhase('idle');
       toast({ title: 'Camera Error', description: cameraErrorMessage(error), variant: 'destructive' });
@@ -182,11 +228,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
       toast({ title: 'Camera Error', description: 'Camera not ready yet. Try again in a second.', variant: 'destructive' });
       return;
     }
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
-    const dataUrl = canvas.toDataURL('image/jpeg', JPEG_QUALITY);
+    const dataUrl = toJpegDataUrl(video, video.videoWidth, video.videoHeight);
     // capturing stops the camera and submits the frame
     stopCamera();
     void analyze(dataUrl);
@@ -207,7 +249,17 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
         return;
       }
       stopCamera();
-      await analyze(await readAsDataUrl(file));
+      setPhase('analyzing');
+      let imageData: string;
+      try {
+        imageData = await photoForUpload(file);
+      } catch {
+        setPhase('idle');
+        if (fileRef.current) fileRef.current.value = '';
+        toast(requestFailureToast(400, 'image_parse_error: the file could not be read'));
+        return;
+      }
+      await analyze(imageData);
     },
     [analyze, stopCamera, toast],
   );

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { phonePhoto, pinArtwork } from '../support/identify';
 import { DEMO, isNoJs, signIn } from './support';
 
@@ -62,6 +63,23 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await expect(page.getByText(/\d+% confidence/).first()).toBeVisible();
   // signed in: the add-to-collection form is offered
   await expect(page.getByRole('form', { name: 'Add to Collection' })).toBeVisible();
+
+  if (noJs) return;
+  // a 12-megapixel photo from the phone's gallery is scaled down in the browser before it is sent,
+  // and still names the pin
+  const large = await photoFile(seed, { rotate: 9, size: 340 });
+  large.buffer = await sharp(large.buffer).resize({ width: 4000 }).jpeg({ quality: 92 }).toBuffer();
+  await page.goto('/identify');
+  const posted = page.waitForRequest((r) => r.url().endsWith('/api/identify') && r.method() === 'POST');
+  await identifyWith(page, large, false);
+  const body = JSON.parse((await posted).postData() ?? '{}') as { imageData?: string };
+  const sent = Buffer.from((body.imageData ?? '').replace(/^data:image\/jpeg;base64,/, ''), 'base64');
+  const { width = 0, height = 0 } = await sharp(sent).metadata();
+  expect(Math.max(width, height)).toBe(1280);
+  expect(sent.length).toBeLessThan(large.buffer.length / 3);
+  await expect(page).toHaveURL(/\/identify\?result=/);
+  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
+  await expect(page.getByRole('link', { name })).toBeVisible();
 });
 
 test('visitors: the home file form posts to /identify and the result renders; sign in to add a pin', async ({ page }) => {
