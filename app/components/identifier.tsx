@@ -108,6 +108,9 @@ function toJpegDataUrl(source: CanvasImageSource, width: number, height: number)
   const context = canvas.getContext('2d');
   if (!context) throw new Error('no 2d canvas');
   context.imageSmoothingQuality = 'high';
+  // a transparent picture lies on white, as the server lays it (a JPEG has no transparency)
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
   context.drawImage(source, 0, 0, canvas.width, canvas.height);
   return canvas.toDataURL('image/jpeg', JPEG_QUALITY);
 }
