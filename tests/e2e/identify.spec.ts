@@ -80,6 +80,21 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await expect(page).toHaveURL(/\/identify\?result=/);
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
   await expect(page.getByRole('link', { name })).toBeVisible();
+
+  // a large picture with a transparent background is laid on white, as the server lays it, not on black
+  const cutOut = await sharp(await pinArtwork(seed, `T${seed % 10000}`, 2000 + (seed % 25)))
+    .resize(2000, 2000)
+    .ensureAlpha()
+    .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><circle cx="1000" cy="1000" r="900"/></svg>'), blend: 'dest-in' }])
+    .png()
+    .toBuffer();
+  await page.goto('/identify');
+  const postedPng = page.waitForRequest((r) => r.url().endsWith('/api/identify') && r.method() === 'POST');
+  await identifyWith(page, { name: 'pin.png', mimeType: 'image/png', buffer: cutOut }, false);
+  const png = JSON.parse((await postedPng).postData() ?? '{}') as { imageData?: string };
+  const { data } = await sharp(Buffer.from((png.imageData ?? '').split(',')[1] ?? '', 'base64')).raw().toBuffer({ resolveWithObject: true });
+  expect([data[0], data[1], data[2]].every((v) => v > 240)).toBe(true); // the top-left corner, outside the pin
+  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
 });
 
 test('visitors: the home file form posts to /identify and the result renders; sign in to add a pin', async ({ page }) => {
