@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { isNoJs } from './support';
+import { isNoJs, postedPhoto } from './support';
 
 /**
  * The live camera with Chromium's fake device (a generated test pattern) and auto-accepted
@@ -33,12 +33,10 @@ test('start, capture and identify a frame; the card offers the full results', as
   await expect(identifier.getByRole('button', { name: 'Stop' })).toBeVisible();
   // the fake camera streams frames: capture one
   await page.waitForFunction(() => ((document.querySelector('video') as HTMLVideoElement | null)?.videoWidth ?? 0) > 0);
-  const posted = page.waitForRequest((r) => r.url().endsWith('/api/identify') && r.method() === 'POST');
-  await identifier.getByRole('button', { name: 'Capture & Identify' }).click();
+  const frame = await postedPhoto(page, () => identifier.getByRole('button', { name: 'Capture & Identify' }).click());
   // the frame is asked for at 1920 x 1080 (browsers give 640 x 480 otherwise) and sent as a JPEG of at most 1280 px
-  const { imageData = '' } = JSON.parse((await posted).postData() ?? '{}') as { imageData?: string };
-  expect(imageData.startsWith('data:image/jpeg;base64,')).toBe(true);
-  const { width = 0, height = 0 } = await sharp(Buffer.from(imageData.split(',')[1] ?? '', 'base64')).metadata();
+  expect(frame.type).toBe('image/jpeg');
+  const { width = 0, height = 0 } = await sharp(frame.bytes).metadata();
   expect(Math.max(width, height)).toBe(1280);
   await expect(page.getByTestId('toast')).toBeVisible();
   await expect(page.getByTestId('identification-card')).toBeVisible();

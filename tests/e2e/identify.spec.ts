@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { phonePhoto, pinArtwork } from '../support/identify';
-import { DEMO, isNoJs, signIn } from './support';
+import { DEMO, isNoJs, postedPhoto, signIn } from './support';
 
 /** Not identified: no match, or near-identical candidates to choose from (both offer the new-pin form). */
 const NOT_IDENTIFIED = /^(No Match Found|Which one is yours\?)$/;
@@ -70,13 +70,11 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   const large = await photoFile(seed, { rotate: 9, size: 340 });
   large.buffer = await sharp(large.buffer).resize({ width: 4000 }).jpeg({ quality: 92 }).toBuffer();
   await page.goto('/identify');
-  const posted = page.waitForRequest((r) => r.url().endsWith('/api/identify') && r.method() === 'POST');
-  await identifyWith(page, large, false);
-  const body = JSON.parse((await posted).postData() ?? '{}') as { imageData?: string };
-  const sent = Buffer.from((body.imageData ?? '').replace(/^data:image\/jpeg;base64,/, ''), 'base64');
-  const { width = 0, height = 0 } = await sharp(sent).metadata();
+  const sent = await postedPhoto(page, () => identifyWith(page, large, false));
+  expect(sent.type).toBe('image/jpeg');
+  const { width = 0, height = 0 } = await sharp(sent.bytes).metadata();
   expect(Math.max(width, height)).toBe(1280);
-  expect(sent.length).toBeLessThan(large.buffer.length / 3);
+  expect(sent.bytes.length).toBeLessThan(large.buffer.length / 3);
   await expect(page).toHaveURL(/\/identify\?result=/);
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
   await expect(page.getByRole('link', { name })).toBeVisible();
@@ -89,10 +87,8 @@ test('no match → a vendor adds the pin from the result → the next photo iden
     .png()
     .toBuffer();
   await page.goto('/identify');
-  const postedPng = page.waitForRequest((r) => r.url().endsWith('/api/identify') && r.method() === 'POST');
-  await identifyWith(page, { name: 'pin.png', mimeType: 'image/png', buffer: cutOut }, false);
-  const png = JSON.parse((await postedPng).postData() ?? '{}') as { imageData?: string };
-  const { data } = await sharp(Buffer.from((png.imageData ?? '').split(',')[1] ?? '', 'base64')).raw().toBuffer({ resolveWithObject: true });
+  const laid = await postedPhoto(page, () => identifyWith(page, { name: 'pin.png', mimeType: 'image/png', buffer: cutOut }, false));
+  const { data } = await sharp(laid.bytes).raw().toBuffer({ resolveWithObject: true });
   expect([data[0], data[1], data[2]].every((v) => v > 240)).toBe(true); // the top-left corner, outside the pin
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
 });

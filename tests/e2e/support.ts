@@ -21,3 +21,15 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 }
 
 export const isNoJs = (projectName: string) => projectName === 'no-js';
+
+/**
+ * The photo the page posts to POST /api/identify (JSON `{ imageData }`) while `act` runs: the data
+ * URL's media type and the decoded bytes.
+ */
+export async function postedPhoto(page: Page, act: () => Promise<unknown>): Promise<{ type: string; bytes: Buffer }> {
+  const request = page.waitForRequest((r) => r.url().endsWith('/api/identify') && r.method() === 'POST');
+  await act();
+  const { imageData = '' } = JSON.parse((await request).postData() ?? '{}') as { imageData?: string };
+  const [, type = '', base64 = ''] = /^data:([^;,]*);base64,(.*)$/s.exec(imageData) ?? [];
+  return { type, bytes: Buffer.from(base64, 'base64') };
+}
