@@ -128,8 +128,6 @@ const QUERY_NEAR_LEVELS = 2;
 const SHORTLIST_IMAGES = 8;
 const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED whose correspondences are found exhaustively
 const SHORTLIST_VOTED = 32; // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
-const RESCUE_BELOW_INLIERS = 25; // a first pass without a match and with fewer inliers than this gets a second pass
-const RESCUE_DEPTH = 200; // ... over the images voted down to this rank
 const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 const RATIO = 0.8;
 // a photo descriptor is also searched in the visual word it is nearly as close to (within this many
@@ -212,8 +210,6 @@ export class VisualIndex {
     private readonly loadFeatures?: FeatureLoader,
     /** shares the ORB, the geometry and the detail checks on the second core (detail-worker.server.ts); without it, all run here */
     private readonly detailWorker: DetailWorker | null = null,
-    /** the tests' way to make the first pass miss a pin (`shortlistVoted: 0`: it verifies nothing) */
-    private readonly tuning: { shortlistVoted?: number } = {},
   ) {}
 
   /** The full-resolution reference of an image with its stored layout (cached; concurrent callers share one load). */
@@ -416,7 +412,7 @@ export class VisualIndex {
     let t = performance.now();
     const lap = (name: string) => {
       const n = performance.now();
-      timings[name] = Math.round(((timings[name] ?? 0) + n - t) * 10) / 10; // a second pass adds to the first
+      timings[name] = Math.round((n - t) * 10) / 10;
       t = n;
     };
     const cv = await getCV();
@@ -442,15 +438,14 @@ export class VisualIndex {
     voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
     const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
-    const shortlistVoted = this.tuning.shortlistVoted ?? SHORTLIST_VOTED;
-    const listed = new Map(ranked.slice(0, shortlistVoted).map((r) => [r.slot, r.arr]));
+    const listed = new Map(ranked.slice(0, SHORTLIST_VOTED).map((r) => [r.slot, r.arr]));
     for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
     // a reference cut out of a phone photo (a pin added from a photo that found no match) is blurred,
     // enlarged and lit unlike the next photo of the pin, and the vote finds about half of the
     // correspondences that an exhaustive search finds (on the public set's photo-added pins): those
     // among the most-voted images, at most PHOTO_EXHAUSTIVE, are matched with every photo descriptor
     // (2,000 x 1,000, about 4 ms each; every other one in the worker)
-    const exhaustive = ranked.slice(0, shortlistVoted).filter((r) => r.e.photo).slice(0, PHOTO_EXHAUSTIVE);
+    const exhaustive = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.e.photo).slice(0, PHOTO_EXHAUSTIVE);
     if (exhaustive.length > 0) {
       const found = await this.shared(
         exhaustive.map((r) => this.descriptorsOf(r.e)),
@@ -463,318 +458,294 @@ export class VisualIndex {
 
     // geometric verification
     const topVotes = ranked[0]?.votes ?? 0;
-    const mostVoted = ranked.slice(0, shortlistVoted).filter((r) => r.votes >= 6 && r.votes >= topVotes * 0.15);
-    // the shortlist is verified, compared and decided in one pass over a list of voted images (below);
-    // a second pass may follow over images voted lower
-    const verifyPass = async (counted: typeof ranked) => {
-      interface Verified {
-        e: Entry;
-        bow: number;
-        bowRank: number;
-        matches: number;
-        inliers: number;
-        H: number[] | null;
-        resid?: number;
-        tileP90?: number;
-        tileMax?: number;
-        localMax?: number;
-        holes?: number;
-        residTrim?: number;
-        al?: Aligned;
-        pairs: number[];
-      }
-      // Two passes. A quick RANSAC in plain JS counts the inliers of the SHORTLIST_VOTED most-voted images
-      // (OpenCV's estimator spends ~10 ms on an image with few inliers, and most have few; those below the
-      // first SHORTLIST_IMAGES get fewer iterations, enough to rank them), and the SHORTLIST_IMAGES with the
-      // most inliers are shortlisted: votes alone rank the right pin 9th-50th when pins at the photo's edge
-      // or a blurred photo spread them (top-4 92.3 -> 93.5% on the public set). The shortlisted images that
-      // can still reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks
-      // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
-      // fine check's so that the JS count's own randomness does not keep a candidate out.
-      // With the worker, every other candidate is counted, and every other homography fitted, there.
-      const countedPoints = counted.map((s) => pairPoints(s.arr, orb.points, s.e));
-      const countedQuick = await this.shared(
-        countedPoints.map((p, k) => ({ ...p, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })),
-        (p) => quickInliers(p, p.iters),
-        (worker, items) => worker.quickInliers(items),
-      );
-      const order = counted
-        .map((_, k) => k)
-        .sort((x, y) => countedQuick[y] - countedQuick[x] || x - y)
-        .slice(0, SHORTLIST_IMAGES)
-        .sort((x, y) => x - y); // back in vote order
-      const shortlist = order.map((k) => counted[k]);
-      const points = order.map((k) => countedPoints[k]);
-      const quick = order.map((k) => countedQuick[k]);
-      const bestQuick = Math.max(0, ...quick);
-      // the full-resolution reference of the likely strongest candidate is read and decoded (by sharp, off
-      // the main thread) while the homographies are fitted, ready for its detail check
-      const likely = quick.indexOf(bestQuick);
-      if (likely >= 0 && bestQuick >= CONFIRM_MIN_INLIERS) {
-        void this.detailOf(shortlist[likely].e);
-        await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
-      }
-      const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
-      const fitted = await this.shared(
-        toFit.map((rank) => points[rank]),
-        (p) => fitPinHomography(cv, p),
-        (worker, items) => worker.fitPins(items),
-      );
-      const fitOf = new Map(toFit.map((rank, j) => [rank, fitted[j]]));
-      const verified: Verified[] = [];
-      shortlist.forEach((s, rank) => {
-        const fit = fitOf.get(rank);
-        const v = fit
-          ? verifyPairs(fit, s.arr, s.e, img.width, img.height)
-          : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
-        verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
-      });
-      verified.sort((a, b) => b.inliers - a.inliers);
-      lap("verify");
+    const counted = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.votes >= 6 && r.votes >= topVotes * 0.15);
+    interface Verified {
+      e: Entry;
+      bow: number;
+      bowRank: number;
+      matches: number;
+      inliers: number;
+      H: number[] | null;
+      resid?: number;
+      tileP90?: number;
+      tileMax?: number;
+      localMax?: number;
+      holes?: number;
+      residTrim?: number;
+      al?: Aligned;
+      pairs: number[];
+    }
+    // Two passes. A quick RANSAC in plain JS counts the inliers of the SHORTLIST_VOTED most-voted images
+    // (OpenCV's estimator spends ~10 ms on an image with few inliers, and most have few; those below the
+    // first SHORTLIST_IMAGES get fewer iterations, enough to rank them), and the SHORTLIST_IMAGES with the
+    // most inliers are shortlisted: votes alone rank the right pin 9th-50th when pins at the photo's edge
+    // or a blurred photo spread them (top-4 92.3 -> 93.5% on the public set). The shortlisted images that
+    // can still reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks
+    // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
+    // fine check's so that the JS count's own randomness does not keep a candidate out.
+    // With the worker, every other candidate is counted, and every other homography fitted, there.
+    const countedPoints = counted.map((s) => pairPoints(s.arr, orb.points, s.e));
+    const countedQuick = await this.shared(
+      countedPoints.map((p, k) => ({ ...p, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })),
+      (p) => quickInliers(p, p.iters),
+      (worker, items) => worker.quickInliers(items),
+    );
+    const order = counted
+      .map((_, k) => k)
+      .sort((x, y) => countedQuick[y] - countedQuick[x] || x - y)
+      .slice(0, SHORTLIST_IMAGES)
+      .sort((x, y) => x - y); // back in vote order
+    const shortlist = order.map((k) => counted[k]);
+    const points = order.map((k) => countedPoints[k]);
+    const quick = order.map((k) => countedQuick[k]);
+    const bestQuick = Math.max(0, ...quick);
+    // the full-resolution reference of the likely strongest candidate is read and decoded (by sharp, off
+    // the main thread) while the homographies are fitted, ready for its detail check
+    const likely = quick.indexOf(bestQuick);
+    if (likely >= 0 && bestQuick >= CONFIRM_MIN_INLIERS) {
+      void this.detailOf(shortlist[likely].e);
+      await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
+    }
+    const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
+    const fitted = await this.shared(
+      toFit.map((rank) => points[rank]),
+      (p) => fitPinHomography(cv, p),
+      (worker, items) => worker.fitPins(items),
+    );
+    const fitOf = new Map(toFit.map((rank, j) => [rank, fitted[j]]));
+    const verified: Verified[] = [];
+    shortlist.forEach((s, rank) => {
+      const fit = fitOf.get(rank);
+      const v = fit
+        ? verifyPairs(fit, s.arr, s.e, img.width, img.height)
+        : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
+      verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
+    });
+    verified.sort((a, b) => b.inliers - a.inliers);
+    lap("verify");
 
-      // full-resolution detail checks, each started once (on the second core, or here), kept with the photo
-      // warped onto the reference for the letter comparison of look-alikes
-      const warps = new Map<Verified, Checked>();
-      const checks = new Map<Verified, Promise<DetailResult | undefined>>();
-      const check = async (v: Verified, inWorker: boolean): Promise<DetailResult | undefined> => {
-        const ref = v.H ? await this.detailOf(v.e) : null;
-        if (!v.H || !ref) return undefined;
-        // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
-        // out may agree on a second motion; tiles that do not match under the first get a second chance
-        const task = { gray, width: img.width, height: img.height, H: v.H, leftover: leftoverPairs(v.pairs, orb.points, v.e.points, v.H), ref };
-        const worker = inWorker ? this.detailWorker : null;
-        const outcome = (worker && (await worker.run(v.e.imageId, task).catch(() => null))) || runDetail(cv, task);
-        warps.set(v, { warped: outcome.warped, valid: outcome.valid, ref, d: outcome.d });
-        return outcome.d;
-      };
-      const detailFor = (v: Verified, inWorker = false): Promise<DetailResult | undefined> => {
-        let p = checks.get(v);
-        if (!p) checks.set(v, (p = check(v, inWorker)));
-        return p;
-      };
-
-      // fine comparison for the strongest geometric candidates
-      const bestInl = verified[0]?.inliers ?? 0;
-      const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
-      if (fine.length > 0) {
-        // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
-        const thumbs = fine.map((v) => this.thumbOf(v.e));
-        // and the strongest is checked in detail on the second core while the colours are compared: it is
-        // usually the winner, or else the pin checked on its own when the winner is not accepted
-        if (this.detailWorker) detailFor(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
-        else void this.detailOf(fine[0].e); // its full-resolution reference, read while the colours are compared
-        for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
-        const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
-        qMat.data.set(img.data);
-        const ones = new cv.Mat(img.height, img.width, cv.CV_8UC1, new cv.Scalar(255)); // photo area, to warp
-        try {
-          for (const [k, v] of fine.entries()) {
-            // between comparisons the event loop runs, so that the strongest candidate's reference, once
-            // decoded, is handed to the worker at once rather than after the last comparison
-            if (this.detailWorker && k > 0) await new Promise((resolve) => setImmediate(resolve));
-            const thumb = await thumbs[k];
-            if (!thumb) continue;
-            const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
-            if (!r) continue;
-            v.al = r;
-            v.resid = r.resid;
-            v.tileP90 = r.tileP90;
-            v.tileMax = r.tileMax;
-            v.localMax = r.localMax;
-            v.residTrim = r.residTrim;
-          }
-        } finally {
-          qMat.delete();
-          ones.delete();
-        }
-      }
-      lap("colour");
-      // best aligned image per pin; pins that look alike duel on the pixels where their references differ
-      const alignedPins = new Map<string, Verified>();
-      for (const v of fine) {
-        if (!v.al) continue;
-        const cur = alignedPins.get(v.e.pinId);
-        if (!cur || (v.resid ?? 99) < (cur.resid ?? 99)) alignedPins.set(v.e.pinId, v);
-      }
-      const plist = [...alignedPins.values()].sort((x, y) => (x.resid ?? 99) - (y.resid ?? 99));
-      const r0 = plist[0]?.resid ?? 99;
-      const i0 = Math.max(0, ...plist.map((v) => v.inliers));
-      const plausible = plist
-        .filter((v) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD && v.inliers >= i0 * 0.4)
-        .slice(0, 4);
-      const wins = new Map<Verified, number>();
-      const margin = new Map<Verified, number>();
-      const duelErr = new Map<Verified, number>();
-      for (const v of plausible) {
-        wins.set(v, 0);
-        margin.set(v, 1);
-        duelErr.set(v, 0);
-      }
-      const duels = plausible.flatMap((A, i) => plausible.slice(i + 1).map((Bv) => [A, Bv] as const));
-      // each duel aligns the two references (cached once done): with the worker, two pairs at a time
-      await this.alignPairs(cv, duels.map(([A, Bv]) => [A.e, Bv.e]));
-      lap("align");
-      for (const [A, Bv] of duels) {
-        const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
-        if (p.area < PAIR_MIN_AREA) {
-          margin.set(A, 0);
-          margin.set(Bv, 0);
-          continue;
-        }
-        const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
-        const w = rel >= 0 ? A : Bv;
-        const l = rel >= 0 ? Bv : A;
-        wins.set(w, (wins.get(w) ?? 0) + 1);
-        margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
-        margin.set(l, 0);
-        duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
-      }
-      const ordered = [...plausible].sort(
-        (x, y) => (wins.get(y) ?? 0) - (wins.get(x) ?? 0) || (x.resid ?? 99) - (y.resid ?? 99),
-      );
-      const winner = ordered[0];
-      lap("fine");
-      // full-resolution detail check of the winner
-      const d = winner ? await detailFor(winner) : undefined;
-      lap("detail");
-
-      // candidates: duel order first, then the remaining pins by geometric/colour score
-      const pinBest = new Map<string, Verified>();
-      for (const v of verified) {
-        const cur = pinBest.get(v.e.pinId);
-        if (!cur || pinScore(v) > pinScore(cur)) pinBest.set(v.e.pinId, v);
-      }
-      const rest = [...pinBest.values()]
-        .filter((v) => !ordered.some((o) => o.e.pinId === v.e.pinId))
-        .sort((x, y) => pinScore(y) - pinScore(x));
-      const all = [...ordered, ...rest];
-      let prev = 101;
-      const candidates = all.slice(0, limit).map((v) => {
-        const sc = Math.min(prev, Math.round(pinScore(v)));
-        prev = sc;
-        return { pinId: v.e.pinId, score: sc };
-      });
-      const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
-      // no match: the closest pins are those with the most geometric evidence; once the colour
-      // comparison's favourite is rejected, its order is no better a guess (on the public set the photo's
-      // own pin came first among the suggestions for 65 of the 74 no-match photos that suggest it, in
-      // duel order for 54)
-      const closest = () => {
-        const most = new Map<string, Verified>();
-        for (const v of verified) {
-          const cur = most.get(v.e.pinId);
-          if (!cur || v.inliers > cur.inliers) most.set(v.e.pinId, v);
-        }
-        let top = 49;
-        return [...most.values()]
-          .sort((x, y) => y.inliers - x.inliers || pinScore(y) - pinScore(x))
-          .slice(0, limit)
-          .map((v) => {
-            top = Math.min(top, Math.round(pinScore(v)));
-            return { pinId: v.e.pinId, score: top };
-          });
-      };
-      const decide = async (): Promise<MatchResult> => {
-        if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
-        const resid = winner.resid ?? 99;
-        const allowed = allowedResid(winner.inliers);
-        // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
-        // tile by tile (survives glare, blur and lighting that upset the colour residual)
-        const colourOk = colourAccepts(winner, d);
-        const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
-        // the colour check can favour a pin with little geometric evidence over one with much more (glare
-        // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
-        // most inliers, if it is not one of its look-alikes, is checked in detail on its own
-        const noMatch = async (): Promise<MatchResult> => {
-          const g = verified[0];
-          if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
-            const dg = await detailFor(g);
-            lap("fallback");
-            if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
-              return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
-            }
-          }
-          return { best: null, candidates: closest(), reason: "no_match", timings };
-        };
-        if (!colourOk && !detailOk) return noMatch();
-        const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
-        if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
-          // look-alikes that the colours cannot tell apart may still print another year or team name:
-          // each is checked in detail and their differing letters are compared with the photo (a pin that
-          // is no look-alike of another has no letters to compare, and is not checked)
-          const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
-          await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
-          const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
-          lap("alike");
-          // their references are read and decoded (by sharp, off the main thread) at once, and they are
-          // checked two at a time: every other one on the second core
-          for (const v of others) void this.detailOf(v.e);
-          await Promise.all(others.map((v, k) => detailFor(v, k % 2 === 0)));
-          lap("othersDetail");
-          const read = readLetters(cv, ordered, warps, lookAlikeOf);
-          lap("letters");
-          const dv = read && warps.get(read.v)?.d;
-          if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
-            return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
-          }
-          return { best: null, candidates: unsure(), reason: "ambiguous", timings };
-        }
-        if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
-        // a patch of lettering (or a large share of the pin) that is not close to the reference: most
-        // likely another team name or year of the same design, which is not in the catalogue
-        if (d && detailVetoes(d)) return noMatch();
-        return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
-      };
-      const result = await decide();
-      // the benchmark's diagnostics (`--trace`), with the detail check of every candidate that had one
-      if (opts?.debug) {
-        for (const v of verified) {
-          const dv = warps.get(v)?.d;
-          opts.debug.push({
-            imageId: v.e.imageId,
-            pinId: v.e.pinId,
-            bow: v.bow,
-            bowRank: v.bowRank,
-            matches: v.matches,
-            inliers: v.inliers,
-            resid: v.resid,
-            tileP90: v.tileP90,
-            tileMax: v.tileMax,
-            localMax: v.localMax,
-            wins: wins.get(v),
-            margin: margin.get(v),
-            duelErr: duelErr.get(v),
-            winner: v === winner,
-            holes: v.holes,
-            residTrim: v.residTrim,
-            ...(dv
-              ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dHighlights: dv.highlights }
-              : {}),
-          });
-        }
-      }
-      return { result, bestInliers: verified[0]?.inliers ?? 0, pins: new Set(verified.map((v) => v.e.pinId)) };
+    // full-resolution detail checks, each started once (on the second core, or here), kept with the photo
+    // warped onto the reference for the letter comparison of look-alikes
+    const warps = new Map<Verified, Checked>();
+    const checks = new Map<Verified, Promise<DetailResult | undefined>>();
+    const check = async (v: Verified, inWorker: boolean): Promise<DetailResult | undefined> => {
+      const ref = v.H ? await this.detailOf(v.e) : null;
+      if (!v.H || !ref) return undefined;
+      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
+      // out may agree on a second motion; tiles that do not match under the first get a second chance
+      const task = { gray, width: img.width, height: img.height, H: v.H, leftover: leftoverPairs(v.pairs, orb.points, v.e.points, v.H), ref };
+      const worker = inWorker ? this.detailWorker : null;
+      const outcome = (worker && (await worker.run(v.e.imageId, task).catch(() => null))) || runDetail(cv, task);
+      warps.set(v, { warped: outcome.warped, valid: outcome.valid, ref, d: outcome.d });
+      return outcome.d;
     };
-    const first = await verifyPass(mostVoted);
-    // A photo whose pin is voted below the SHORTLIST_VOTED (motion blur, a small or soft photo: its
-    // descriptors fall in other words than the reference's) gets a second pass when the first found
-    // no match and no candidate with many inliers: the images voted down to RESCUE_DEPTH, but not
-    // those of the pins verified in the first pass, are counted, verified and checked the same way.
-    // Its answer stands when it names a pin or a family.
-    if (first.result.reason !== "no_match" || first.bestInliers >= RESCUE_BELOW_INLIERS) return first.result;
-    const deeper = ranked.slice(shortlistVoted, RESCUE_DEPTH).filter((r) => r.votes >= 6 && !first.pins.has(r.e.pinId));
-    if (deeper.length === 0) return first.result;
-    const listedDeeper = new Map(deeper.map((r) => [r.slot, r.arr]));
-    for (let k = 0; k < nAcc; k++) listedDeeper.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
-    lap("second");
-    const second = await verifyPass(deeper);
-    if (second.result.reason !== "no_match") return second.result;
-    // neither names a pin: the first pass's suggestions, then the second's, in falling order
-    let top = 49;
-    const closest = [...first.result.candidates, ...second.result.candidates.filter((c) => !first.pins.has(c.pinId))]
-      .slice(0, limit)
-      .map((c) => ({ pinId: c.pinId, score: (top = Math.min(top, c.score)) }));
-    return { ...first.result, candidates: closest };
+    const detailFor = (v: Verified, inWorker = false): Promise<DetailResult | undefined> => {
+      let p = checks.get(v);
+      if (!p) checks.set(v, (p = check(v, inWorker)));
+      return p;
+    };
+
+    // fine comparison for the strongest geometric candidates
+    const bestInl = verified[0]?.inliers ?? 0;
+    const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
+    if (fine.length > 0) {
+      // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
+      const thumbs = fine.map((v) => this.thumbOf(v.e));
+      // and the strongest is checked in detail on the second core while the colours are compared: it is
+      // usually the winner, or else the pin checked on its own when the winner is not accepted
+      if (this.detailWorker) detailFor(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
+      else void this.detailOf(fine[0].e); // its full-resolution reference, read while the colours are compared
+      for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
+      const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
+      qMat.data.set(img.data);
+      const ones = new cv.Mat(img.height, img.width, cv.CV_8UC1, new cv.Scalar(255)); // photo area, to warp
+      try {
+        for (const [k, v] of fine.entries()) {
+          // between comparisons the event loop runs, so that the strongest candidate's reference, once
+          // decoded, is handed to the worker at once rather than after the last comparison
+          if (this.detailWorker && k > 0) await new Promise((resolve) => setImmediate(resolve));
+          const thumb = await thumbs[k];
+          if (!thumb) continue;
+          const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
+          if (!r) continue;
+          v.al = r;
+          v.resid = r.resid;
+          v.tileP90 = r.tileP90;
+          v.tileMax = r.tileMax;
+          v.localMax = r.localMax;
+          v.residTrim = r.residTrim;
+        }
+      } finally {
+        qMat.delete();
+        ones.delete();
+      }
+    }
+    lap("colour");
+    // best aligned image per pin; pins that look alike duel on the pixels where their references differ
+    const alignedPins = new Map<string, Verified>();
+    for (const v of fine) {
+      if (!v.al) continue;
+      const cur = alignedPins.get(v.e.pinId);
+      if (!cur || (v.resid ?? 99) < (cur.resid ?? 99)) alignedPins.set(v.e.pinId, v);
+    }
+    const plist = [...alignedPins.values()].sort((x, y) => (x.resid ?? 99) - (y.resid ?? 99));
+    const r0 = plist[0]?.resid ?? 99;
+    const i0 = Math.max(0, ...plist.map((v) => v.inliers));
+    const plausible = plist
+      .filter((v) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD && v.inliers >= i0 * 0.4)
+      .slice(0, 4);
+    const wins = new Map<Verified, number>();
+    const margin = new Map<Verified, number>();
+    const duelErr = new Map<Verified, number>();
+    for (const v of plausible) {
+      wins.set(v, 0);
+      margin.set(v, 1);
+      duelErr.set(v, 0);
+    }
+    const duels = plausible.flatMap((A, i) => plausible.slice(i + 1).map((Bv) => [A, Bv] as const));
+    // each duel aligns the two references (cached once done): with the worker, two pairs at a time
+    await this.alignPairs(cv, duels.map(([A, Bv]) => [A.e, Bv.e]));
+    lap("align");
+    for (const [A, Bv] of duels) {
+      const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
+      if (p.area < PAIR_MIN_AREA) {
+        margin.set(A, 0);
+        margin.set(Bv, 0);
+        continue;
+      }
+      const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
+      const w = rel >= 0 ? A : Bv;
+      const l = rel >= 0 ? Bv : A;
+      wins.set(w, (wins.get(w) ?? 0) + 1);
+      margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
+      margin.set(l, 0);
+      duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
+    }
+    const ordered = [...plausible].sort(
+      (x, y) => (wins.get(y) ?? 0) - (wins.get(x) ?? 0) || (x.resid ?? 99) - (y.resid ?? 99),
+    );
+    const winner = ordered[0];
+    lap("fine");
+    // full-resolution detail check of the winner
+    const d = winner ? await detailFor(winner) : undefined;
+    lap("detail");
+
+    // candidates: duel order first, then the remaining pins by geometric/colour score
+    const pinBest = new Map<string, Verified>();
+    for (const v of verified) {
+      const cur = pinBest.get(v.e.pinId);
+      if (!cur || pinScore(v) > pinScore(cur)) pinBest.set(v.e.pinId, v);
+    }
+    const rest = [...pinBest.values()]
+      .filter((v) => !ordered.some((o) => o.e.pinId === v.e.pinId))
+      .sort((x, y) => pinScore(y) - pinScore(x));
+    const all = [...ordered, ...rest];
+    let prev = 101;
+    const candidates = all.slice(0, limit).map((v) => {
+      const sc = Math.min(prev, Math.round(pinScore(v)));
+      prev = sc;
+      return { pinId: v.e.pinId, score: sc };
+    });
+    const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
+    // no match: the closest pins are those with the most geometric evidence; once the colour
+    // comparison's favourite is rejected, its order is no better a guess (on the public set the photo's
+    // own pin came first among the suggestions for 65 of the 74 no-match photos that suggest it, in
+    // duel order for 54)
+    const closest = () => {
+      const most = new Map<string, Verified>();
+      for (const v of verified) {
+        const cur = most.get(v.e.pinId);
+        if (!cur || v.inliers > cur.inliers) most.set(v.e.pinId, v);
+      }
+      let top = 49;
+      return [...most.values()]
+        .sort((x, y) => y.inliers - x.inliers || pinScore(y) - pinScore(x))
+        .slice(0, limit)
+        .map((v) => {
+          top = Math.min(top, Math.round(pinScore(v)));
+          return { pinId: v.e.pinId, score: top };
+        });
+    };
+    const decide = async (): Promise<MatchResult> => {
+      if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
+      const resid = winner.resid ?? 99;
+      const allowed = allowedResid(winner.inliers);
+      // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
+      // tile by tile (survives glare, blur and lighting that upset the colour residual)
+      const colourOk = colourAccepts(winner, d);
+      const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
+      // the colour check can favour a pin with little geometric evidence over one with much more (glare
+      // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
+      // most inliers, if it is not one of its look-alikes, is checked in detail on its own
+      const noMatch = async (): Promise<MatchResult> => {
+        const g = verified[0];
+        if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
+          const dg = await detailFor(g);
+          lap("fallback");
+          if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
+            return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
+          }
+        }
+        return { best: null, candidates: closest(), reason: "no_match", timings };
+      };
+      if (!colourOk && !detailOk) return noMatch();
+      const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
+      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
+        // look-alikes that the colours cannot tell apart may still print another year or team name:
+        // each is checked in detail and their differing letters are compared with the photo (a pin that
+        // is no look-alike of another has no letters to compare, and is not checked)
+        const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
+        await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
+        const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
+        lap("alike");
+        // their references are read and decoded (by sharp, off the main thread) at once, and they are
+        // checked two at a time: every other one on the second core
+        for (const v of others) void this.detailOf(v.e);
+        await Promise.all(others.map((v, k) => detailFor(v, k % 2 === 0)));
+        lap("othersDetail");
+        const read = readLetters(cv, ordered, warps, lookAlikeOf);
+        lap("letters");
+        const dv = read && warps.get(read.v)?.d;
+        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
+          return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
+        }
+        return { best: null, candidates: unsure(), reason: "ambiguous", timings };
+      }
+      if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
+      // a patch of lettering (or a large share of the pin) that is not close to the reference: most
+      // likely another team name or year of the same design, which is not in the catalogue
+      if (d && detailVetoes(d)) return noMatch();
+      return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
+    };
+    const result = await decide();
+    // the benchmark's diagnostics (`--trace`), with the detail check of every candidate that had one
+    if (opts?.debug) {
+      for (const v of verified) {
+        const dv = warps.get(v)?.d;
+        opts.debug.push({
+          imageId: v.e.imageId,
+          pinId: v.e.pinId,
+          bow: v.bow,
+          bowRank: v.bowRank,
+          matches: v.matches,
+          inliers: v.inliers,
+          resid: v.resid,
+          tileP90: v.tileP90,
+          tileMax: v.tileMax,
+          localMax: v.localMax,
+          wins: wins.get(v),
+          margin: margin.get(v),
+          duelErr: duelErr.get(v),
+          winner: v === winner,
+          holes: v.holes,
+          residTrim: v.residTrim,
+          ...(dv
+            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dHighlights: dv.highlights }
+            : {}),
+        });
+      }
+    }
+    return result;
   }
 
   /**
