@@ -570,6 +570,9 @@ const LETTER_LIGHT = 1.5; // ... unless the photo is brighter or darker there th
 const LETTER_PEERS = 4; // with at least this many letters compared, a letter is also measured against the others:
 const LETTER_BELOW_PEERS = 0.35; // it differs when it correlates this much less than their median
 const LETTER_LIGHT_PEERS = 0.3; // ... and the light on it is within this many contrasts of the prediction
+const LETTER_BELOW_ROW = 0.25; // or this much less than both the pin's other letters and those of its own row,
+const LETTER_ROW_LIGHT = 0.5; // ... where the light on the row's letters is within this many contrasts (median)
+const LETTER_ROW_SLACK = 4; // letters of one row: tops and heights within this many reference pixels
 
 /** The box compared around a letter (its strokes and a margin), or null when a local search would leave the image. */
 function letterBox([x, y, w, h]: number[], W: number, H: number): [number, number, number, number] | null {
@@ -638,7 +641,10 @@ export function glyphBoxes(cv: CV, gray: Uint8Array, pin: Uint8Array, W: number,
  * letter on a spinner or dangler is also compared as that part has moved.
  * A letter also differs when it correlates far less than the pin's other letters do in the same photo
  * while the light on it is as predicted: in a sharp photo, where the right letters give 0.95 and more,
- * an 8 that became a 9 still correlates at about 0.6.
+ * an 8 that became a 9 still correlates at about 0.6. With a row of letters beside it (a name, a
+ * year: the same type, tilt and blur), a smaller gap tells: a 3 where the reference prints a 5, a 2
+ * for its 3, give 0.66-0.70 where the rest of the pin and of the row give 0.97-0.98. A whole row that
+ * blur or tilt lowers is not a letter of its own, and a row under a reflection is left to the rules above.
  */
 function wrongLetters(
   warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
@@ -646,7 +652,7 @@ function wrongLetters(
   alt?: SecondMotion,
 ): number {
   const W = ref.width, H = ref.height;
-  const letters: { x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; dx: number; dy: number }[] = [];
+  const letters: { x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; light: number }[] = [];
   for (const [x, y, w, h] of ref.glyphs) {
     if (h < LETTER_MIN_H) continue;
     const box = letterBox([x, y, w, h], W, H);
@@ -668,18 +674,19 @@ function wrongLetters(
     if (inside < n * LETTER_SEEN || rsd < LETTER_MIN_STD) continue;
     lastShift.dx = lastShift.dy = 0;
     const ncc = boxNcc(warped, r, W, H, x0, y0, bw, bh, LETTER_SHIFT);
-    letters.push({ x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, dx: lastShift.dx, dy: lastShift.dy });
+    // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
+    const { dx, dy } = lastShift;
+    let qs = 0;
+    for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
+    const light = Math.abs(qs / n - (a * rm + b)) / (Math.abs(a) * rsd);
+    letters.push({ x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
   }
   const sorted = letters.map((l) => l.ncc).sort((p, q) => p - q);
   const lowest = sorted.length >= LETTER_PEERS ? sorted[sorted.length >> 1] - LETTER_BELOW_PEERS : -Infinity;
   let wrong = 0;
-  for (const { x0, y0, bw, bh, centre, rm, rsd, ncc, dx, dy } of letters) {
-    if (ncc >= LETTER_NCC && ncc >= lowest) continue;
-    // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
-    let qs = 0;
-    for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
-    const light = Math.abs(qs / (bw * bh) - (a * rm + b)) / (Math.abs(a) * rsd);
-    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS))) continue;
+  for (const l of letters) {
+    const { x0, y0, bw, bh, centre, ncc, light } = l;
+    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters))) continue;
     // on a part that moves on its own, the letter as that part has moved: a spinner under its own
     // motion, a dangler turned about its ring
     if (alt && nearRegion(alt.region, x0, y0) && boxNcc(alt.warped, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
@@ -689,6 +696,27 @@ function wrongLetters(
     wrong++;
   }
   return wrong;
+}
+
+/**
+ * A letter that correlates LETTER_BELOW_ROW less than the median of the pin's other letters and of
+ * the other letters of its row (at least two), where the light on it and on the row is as predicted.
+ */
+function belowRow(
+  l: { y0: number; bh: number; ncc: number; light: number },
+  letters: { y0: number; bh: number; ncc: number; light: number }[],
+): boolean {
+  if (l.light > LETTER_LIGHT_PEERS || letters.length < LETTER_PEERS) return false;
+  const others = letters.filter((m) => m !== l);
+  if (l.ncc >= median(others.map((m) => m.ncc)) - LETTER_BELOW_ROW) return false;
+  const row = others.filter((m) => Math.abs(m.y0 - l.y0) <= LETTER_ROW_SLACK && Math.abs(m.bh - l.bh) <= LETTER_ROW_SLACK);
+  if (row.length < 2) return false;
+  return l.ncc < median(row.map((m) => m.ncc)) - LETTER_BELOW_ROW && median(row.map((m) => m.light)) <= LETTER_ROW_LIGHT;
+}
+
+function median(values: number[]): number {
+  const sorted = values.slice().sort((p, q) => p - q);
+  return sorted[sorted.length >> 1];
 }
 
 /** Two look-alike references print a letter alike when its boxes correlate at least this well. */
