@@ -156,7 +156,11 @@ const DETAIL_MIN_INLIERS = 12;
 const DETAIL_MIN_TILES = 20;
 const DETAIL_MAX_MISMATCH = 0.2;
 const DETAIL_MAX_CLUSTER = 3;
-const DETAIL_VETO_SHARE = 0.3;
+// a share of the pin's tiles not close to the reference vetoes it; letters that differ veto it on their
+// own (wrongLetters), so the share is for a pin changed beyond its lettering: over 40% (30% refused right
+// pins that motion blur, defocus, glare or a small pin in the frame left a third of the tiles apart, and
+// no unknown pin more)
+const DETAIL_VETO_SHARE = 0.4;
 const DETAIL_VETO_CLUSTER = 20;
 // a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
 // the colour check also accepts the residual of the pin's best 75% of pixels
@@ -164,7 +168,7 @@ const HIGHLIGHT_SHARE = 0.01;
 // ... up to this share: a reflection covers a minority of a pin; saturated over more of it, the photo is
 // blown out or the pin is not where the fit puts it, and no check is relaxed
 const HIGHLIGHT_SHARE_MAX = 0.2;
-const DUEL_ERR_MAX = 20; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
+const DUEL_ERR_MAX = 30; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
 class LruCache<V> {
