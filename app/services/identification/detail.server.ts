@@ -681,8 +681,7 @@ function wrongLetters(
     const light = Math.abs(qs / n - (a * rm + b)) / (Math.abs(a) * rsd);
     letters.push({ x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
   }
-  const sorted = letters.map((l) => l.ncc).sort((p, q) => p - q);
-  const lowest = sorted.length >= LETTER_PEERS ? sorted[sorted.length >> 1] - LETTER_BELOW_PEERS : -Infinity;
+  const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
   let wrong = 0;
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
