@@ -17,13 +17,14 @@ const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616
 
 /**
  * A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. `spin` (degrees)
- * adds a spinner: a centre disc with its own artwork, turned by that angle; `yearSize` is the year's font size.
+ * adds a spinner: a centre disc with its own artwork, turned by that angle; `yearSize` is the year's font size;
+ * `hexagon` draws another design (a hexagon with a silver outline, a bar across it, serif lettering).
  */
 export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
@@ -41,7 +42,17 @@ export async function pinArtwork(
           : `<polygon points="${x},${y - size / 2} ${x + size / 2},${y + size / 2} ${x - size / 2},${y + size / 2}" fill="${pick()}" stroke="#d4af37" stroke-width="3"/>`,
     );
   }
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">
+  const svg = opts.hexagon
+    ? `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">
+    <rect width="512" height="512" fill="#ffffff"/>
+    <polygon points="256,30 452,143 452,369 256,482 60,369 60,143" fill="${a}" stroke="#c0c0c0" stroke-width="12"/>
+    <rect x="126" y="150" width="260" height="220" fill="${b}" stroke="#c0c0c0" stroke-width="6"/>
+    ${shapes.join('\n')}
+    <rect x="40" y="200" width="432" height="64" fill="${c}" stroke="#c0c0c0" stroke-width="5"/>
+    <text x="256" y="246" font-family="serif" font-size="40" font-style="italic" text-anchor="middle" fill="#000000">${text}</text>
+    <text x="256" y="420" font-family="serif" font-size="${opts.yearSize ?? 40}" text-anchor="middle" fill="#000000">${year}</text>
+  </svg>`
+    : `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">
     <rect width="512" height="512" fill="#ffffff"/>
     <circle cx="256" cy="256" r="220" fill="${a}" stroke="#d4af37" stroke-width="14"/>
     <circle cx="256" cy="256" r="160" fill="${b}" stroke="#d4af37" stroke-width="8"/>
@@ -70,24 +81,44 @@ function spinner(angle: number): string {
  * `cutOut`, the round pin of a `pinArtwork` lies on the background without the white of its picture.
  */
 export async function phonePhoto(picture: Buffer, opts: { rotate?: number; size?: number; quality?: number; cutOut?: boolean } = {}): Promise<Buffer> {
-  const size = opts.size ?? 360;
-  const round = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><circle cx="256" cy="256" r="228" fill="#000"/></svg>');
-  const shaped = opts.cutOut ? await sharp(picture).ensureAlpha().composite([{ input: round, blend: 'dest-in' }]).png().toBuffer() : picture;
-  const pin = await sharp(shaped)
-    .resize(size, size)
-    .rotate(opts.rotate ?? 8, { background: '#8a7f70' })
-    .toBuffer();
-  const meta = await sharp(pin).metadata();
+  return photoOfPins([{ picture, ...opts }], opts.quality);
+}
+
+/** One pin in `photoOfPins`: as in `phonePhoto`, with the centre of the pin in the 800 x 640 frame. */
+export interface PinInPhoto {
+  picture: Buffer;
+  rotate?: number;
+  size?: number;
+  cutOut?: boolean;
+  centre?: [number, number];
+}
+
+/** A phone-like photo of one or more pins lying side by side (a lanyard, a pin board). */
+export async function photoOfPins(pins: PinInPhoto[], quality = 80): Promise<Buffer> {
   const w = 800;
   const h = 640;
+  const round = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><circle cx="256" cy="256" r="228" fill="#000"/></svg>');
+  const layers = await Promise.all(
+    pins.map(async (p) => {
+      const size = p.size ?? 360;
+      const shaped = p.cutOut ? await sharp(p.picture).ensureAlpha().composite([{ input: round, blend: 'dest-in' }]).png().toBuffer() : p.picture;
+      const pin = await sharp(shaped)
+        .resize(size, size)
+        .rotate(p.rotate ?? 8, { background: '#8a7f70' })
+        .toBuffer();
+      const meta = await sharp(pin).metadata();
+      const [cx, cy] = p.centre ?? [w / 2, h / 2];
+      return { input: pin, left: Math.round(cx - (meta.width ?? size) / 2), top: Math.round(cy - (meta.height ?? size) / 2) };
+    }),
+  );
   const stripes = Array.from({ length: 40 }, (_, i) => `<rect x="0" y="${i * 16}" width="${w}" height="8" fill="#80776a"/>`).join('');
   const background = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#8a7f70"/>${stripes}</svg>`))
     .png()
     .toBuffer();
   return sharp(background)
-    .composite([{ input: pin, left: Math.round((w - (meta.width ?? size)) / 2), top: Math.round((h - (meta.height ?? size)) / 2) }])
+    .composite(layers)
     .modulate({ brightness: 0.95 })
-    .jpeg({ quality: opts.quality ?? 80 })
+    .jpeg({ quality })
     .toBuffer();
 }
 

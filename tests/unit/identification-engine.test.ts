@@ -10,7 +10,7 @@ import { BACKGROUND_STEP, pinMask, referenceLayout } from '~/services/identifica
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
-import { phonePhoto, pinArtwork } from '../support/identify';
+import { phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
 
 const GAIN = 1.8; // light enamel saturates at this exposure
 const refs = new Map<string, Buffer>();
@@ -124,6 +124,34 @@ describe('visual engine', () => {
     const result = await family.match(other);
     expect(result.best).toBeNull();
     expect(result.candidates.map((c) => c.pinId).sort()).toEqual(['eagles-2018', 'eagles-2019']);
+  });
+
+  it('names the catalogue pin in a photo of several pins, beside another design\'s look-alike', async () => {
+    // a lanyard or a pin board: beside the pin, another that shares a catalogue pin's design but prints
+    // another team name. That catalogue pin is found there, at another place in the photo, and the two
+    // share nothing to compare: it must not keep the pin that is in the catalogue from being named
+    const board = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    const pins: [string, Buffer][] = [
+      ['eagles-round', await pinArtwork(31, 'EAGLES', 2019)],
+      ['hornets-hexagon', await pinArtwork(51, 'HORNETS', 2017, { hexagon: true })],
+    ];
+    for (const [pinId, picture] of pins) {
+      refs.set(pinId, picture);
+      board.add({ imageId: pinId, pinId, features: await extractFeatures(picture) });
+    }
+    const beside = async (left: Buffer, right: Buffer) =>
+      board.match(
+        await photoOfPins([
+          { picture: left, size: 300, rotate: -12, cutOut: true, centre: [215, 330] },
+          { picture: right, size: 300, rotate: 9, cutOut: true, centre: [585, 310] },
+        ]),
+      );
+    const hornets = await pinArtwork(51, 'HORNETS', 2017, { hexagon: true });
+    const eagles = await pinArtwork(31, 'EAGLES', 2019);
+    expect((await beside(await pinArtwork(31, 'RAVENS', 2019), hornets)).best?.pinId).toBe('hornets-hexagon');
+    expect((await beside(eagles, await pinArtwork(51, 'WASPS', 2017, { hexagon: true }))).best?.pinId).toBe('eagles-round');
+    // two catalogue pins side by side: one of them is named, rather than a choice between them
+    expect(['eagles-round', 'hornets-hexagon']).toContain((await beside(eagles, hornets)).best?.pinId);
   });
 
   it('answers no match for a pin it has never seen', async () => {

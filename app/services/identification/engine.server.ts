@@ -74,6 +74,7 @@ export interface CandidateDebug {
   wins?: number;
   margin?: number;
   duelErr?: number;
+  losses?: number; // duels lost
   winner?: boolean;
   holes?: number;
   residTrim?: number;
@@ -142,6 +143,9 @@ const CONFIRM_SHARE = 0.25; // ... and its share of the best quick count (fine c
 const FINE_MAX = 6;
 const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
 const PAIR_MIN_AREA = 12;
+// two candidates whose silhouettes, placed in the photo by their own homographies, share less than this
+// share of either one's pixels were found on different objects (a photo of several pins): they do not duel
+const SAME_PLACE_SHARE = 0.2;
 const PLAUSIBLE_FACTOR = 1.4;
 const PLAUSIBLE_ADD = 4;
 // Acceptance rule (fitted on the public benchmark as a whole, not per query):
@@ -606,6 +610,8 @@ export class VisualIndex {
       margin.set(v, 1);
       duelErr.set(v, 0);
     }
+    const losses = new Map<Verified, number>();
+    const samePlace = (A: Verified, Bv: Verified) => overlapShare(A.al as Aligned, Bv.al as Aligned) >= SAME_PLACE_SHARE;
     const duels = plausible.flatMap((A, i) => plausible.slice(i + 1).map((Bv) => [A, Bv] as const));
     // each duel aligns the two references (cached once done): with the worker, two pairs at a time
     await this.alignPairs(cv, duels.map(([A, Bv]) => [A.e, Bv.e]));
@@ -613,6 +619,9 @@ export class VisualIndex {
     for (const [A, Bv] of duels) {
       const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
       if (p.area < PAIR_MIN_AREA) {
+        // nothing to compare: two pins found at different places in the photo (a photo of several pins)
+        // are no rivals; at the same place, their references agree there, and neither can be preferred
+        if (!samePlace(A, Bv)) continue;
         margin.set(A, 0);
         margin.set(Bv, 0);
         continue;
@@ -621,12 +630,19 @@ export class VisualIndex {
       const w = rel >= 0 ? A : Bv;
       const l = rel >= 0 ? Bv : A;
       wins.set(w, (wins.get(w) ?? 0) + 1);
+      losses.set(l, (losses.get(l) ?? 0) + 1);
       margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
       margin.set(l, 0);
       duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
     }
+    // the pins that lost no duel first, by their colour residual: pins found at different places in the
+    // photo never duel, and the one whose colours agree best comes first; then the others by duels won
+    const unbeaten = (v: Verified) => ((losses.get(v) ?? 0) === 0 ? 0 : 1);
     const ordered = [...plausible].sort(
-      (x, y) => (wins.get(y) ?? 0) - (wins.get(x) ?? 0) || (x.resid ?? 99) - (y.resid ?? 99),
+      (x, y) =>
+        unbeaten(x) - unbeaten(y) ||
+        (unbeaten(x) === 0 ? 0 : (wins.get(y) ?? 0) - (wins.get(x) ?? 0)) ||
+        (x.resid ?? 99) - (y.resid ?? 99),
     );
     const winner = ordered[0];
     lap("fine");
@@ -683,7 +699,8 @@ export class VisualIndex {
       // most inliers, if it is not one of its look-alikes, is checked in detail on its own
       const noMatch = async (): Promise<MatchResult> => {
         const g = verified[0];
-        if (g?.H && !plausible.some((p) => p.e.pinId === g.e.pinId) && g.inliers >= DETAIL_MIN_INLIERS) {
+        const rival = plausible.find((p) => p.e.pinId === g?.e.pinId);
+        if (g?.H && (!rival || (rival !== winner && !samePlace(rival, winner))) && g.inliers >= DETAIL_MIN_INLIERS) {
           const dg = await detailFor(g);
           lap("fallback");
           if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
@@ -740,6 +757,7 @@ export class VisualIndex {
           wins: wins.get(v),
           margin: margin.get(v),
           duelErr: duelErr.get(v),
+          losses: losses.get(v),
           winner: v === winner,
           holes: v.holes,
           residTrim: v.residTrim,
@@ -1158,6 +1176,30 @@ function lookAlike(cv: CV, eA: Entry, eB: Entry, descriptorsOf: (e: Entry) => Ui
     cachePair(eA, eB, Hba);
   }
   return Hba;
+}
+
+/**
+ * The larger of the two shares: of A's silhouette pixels that, placed in the photo by A's homography and
+ * brought into B's thumbnail by B's, fall inside B's silhouette, and the same from B to A. Sampled on every
+ * second pixel of each thumbnail (about 16,000 points).
+ */
+function overlapShare(A: Aligned, B: Aligned): number {
+  const share = (X: Aligned, Y: Aligned) => {
+    const T = mul3(Y.M, invert3(X.M)); // X's thumbnail -> photo -> Y's thumbnail
+    let n = 0, hit = 0;
+    for (let y = 0; y < X.H; y += 2) {
+      for (let x = 0; x < X.W; x += 2) {
+        if (!X.mask[y * X.W + x]) continue;
+        n++;
+        const w = T[6] * x + T[7] * y + T[8];
+        if (w <= 0) continue;
+        const u = Math.round((T[0] * x + T[1] * y + T[2]) / w), v = Math.round((T[3] * x + T[4] * y + T[5]) / w);
+        if (u >= 0 && v >= 0 && u < Y.W && v < Y.H && Y.mask[v * Y.W + u]) hit++;
+      }
+    }
+    return n ? hit / n : 0;
+  };
+  return Math.max(share(A, B), share(B, A));
 }
 
 /**
