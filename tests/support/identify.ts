@@ -18,17 +18,19 @@ const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616
 /**
  * A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. `spin` (degrees)
  * adds a spinner: a centre disc with its own artwork, turned by that angle; `yearSize` is the year's font size;
- * `hexagon` draws another design (a hexagon with a silver outline, a bar across it, serif lettering).
+ * `hexagon` draws another design (a hexagon with a silver outline, a bar across it, serif lettering);
+ * `banner` colours the banner (a colour variant of the pin).
  */
 export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number; hexagon?: boolean } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
-  const [a, b, c] = [pick(), pick(), pick()];
+  const [a, b, picked] = [pick(), pick(), pick()];
+  const c = opts.banner ?? picked; // the rest of the design stays that of the seed
   const shapes: string[] = [];
   for (let i = 0; i < 14; i++) {
     const x = 120 + r() * 272;

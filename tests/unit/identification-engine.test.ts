@@ -31,6 +31,13 @@ async function withReflection(photo: Buffer, dx: number, dy: number, rx: number,
   return sharp(photo).composite([{ input: glare }]).jpeg({ quality: 80 }).toBuffer();
 }
 
+/** The photo through a tone curve (each channel to this power: under 1 lifts the darks) and a colour cast. */
+async function toneCurve(photo: Buffer, power: number, cast: number[]): Promise<Buffer> {
+  const { data, info } = await sharp(photo).raw().toBuffer({ resolveWithObject: true });
+  for (let i = 0; i < data.length; i++) data[i] = Math.min(255, Math.round(255 * Math.pow(data[i] / 255, power) * cast[i % 3]));
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+}
+
 beforeAll(async () => {
   index = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
   await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
@@ -152,6 +159,23 @@ describe('visual engine', () => {
     expect((await beside(eagles, await pinArtwork(51, 'WASPS', 2017, { hexagon: true }))).best?.pinId).toBe('eagles-round');
     // two catalogue pins side by side: one of them is named, rather than a choice between them
     expect(['eagles-round', 'hornets-hexagon']).toContain((await beside(eagles, hornets)).best?.pinId);
+  });
+
+  it('names the colour variant the photo shows when its black looks grey in the photo', async () => {
+    // two colour variants: a black banner and a dark green one. Flare or a phone's tone curve lifts the
+    // photo's darks to a warm grey while its light tones stay; a light fit with an offset of its own per
+    // channel turned the green into that grey more easily than the black
+    const variants = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    const variant = (banner: string) => pinArtwork(38, 'OWLS', 2020, { banner });
+    for (const [pinId, banner] of [['owls-black', '#1a1a1a'], ['owls-green', '#1f5c3a']]) {
+      const picture = await variant(banner);
+      refs.set(pinId, picture);
+      variants.add({ imageId: pinId, pinId, features: await extractFeatures(picture) });
+    }
+    for (const [size, power] of [[340, 1], [300, 0.5], [360, 0.5]]) {
+      const photo = await phonePhoto(await variant('#1a1a1a'), { rotate: -11, size });
+      expect((await variants.match(await toneCurve(photo, power, [1, 0.95, 0.85]))).best?.pinId).toBe('owls-black');
+    }
   });
 
   it('answers no match for a pin it has never seen', async () => {

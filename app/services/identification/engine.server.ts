@@ -143,6 +143,7 @@ const CONFIRM_SHARE = 0.25; // ... and its share of the best quick count (fine c
 const FINE_MAX = 6;
 const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
 const PAIR_MIN_AREA = 12;
+const PAIR_MIN_FIT = 500; // pixels to fit the photo's light on for a duel
 // two candidates whose silhouettes, placed in the photo by their own homographies, share less than this
 // share of either one's pixels were found on different objects (a photo of several pins): they do not duel
 const SAME_PLACE_SHARE = 0.2;
@@ -994,6 +995,35 @@ interface Aligned {
   localMax: number; // worst tile after a per-tile colour fit (text / art differences survive, lighting does not)
 }
 
+/**
+ * The photo's light on a reference: a gain per channel and one offset shared by the three (flare and
+ * a lifted black level add about as much to each), least squares over the selected pixels; null with
+ * fewer than PAIR_MIN_FIT of them.
+ */
+function fitLight(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { a: number[]; b: number[] } | null {
+  const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
+  let n = 0;
+  for (let i = 0; i < sel.length; i++) {
+    if (!sel[i]) continue;
+    n++;
+    for (let c = 0; c < 3; c++) {
+      const rv = r[i * 3 + c], qv = q[i * 3 + c];
+      sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
+    }
+  }
+  if (n < PAIR_MIN_FIT) return null;
+  // a_c = (srq_c - k sr_c) / srr_c for each channel, and k from the offset's own equation
+  let den = 3 * n, num = 0;
+  for (let c = 0; c < 3; c++) {
+    if (srr[c] <= 0) return null;
+    den -= (sr[c] * sr[c]) / srr[c];
+    num += sq[c] - (srq[c] * sr[c]) / srr[c];
+  }
+  const k = Math.abs(den) > 1e-6 ? num / den : 0;
+  const a = [0, 1, 2].map((c) => Math.max(0.3, Math.min(3, (srq[c] - k * sr[c]) / srr[c])));
+  return { a, b: [k, k, k] };
+}
+
 function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]; b: number[]; n: number } {
   const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
   let cnt = 0;
@@ -1235,18 +1265,27 @@ function pairwise(
     cv.warpPerspective(Bm, out, Tm, dsize, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
     cv.warpPerspective(bMask, outMask, Tm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
     const br = out.data, bm = outMask.data;
-    const { q, r, mask, a, b } = A;
-    let eA = 0, eB = 0, area = 0;
+    const { q, r, mask } = A;
+    // each reference explains the photo with its own light, fitted on the pixels both cover, with one
+    // offset for the three channels: A's fit over its pin (the colour check's) has an offset per channel,
+    // which can turn A's dark green banner into the photo's lifted black and favour A over the pin that
+    // prints the banner black; a shared offset (flare, a lifted black level) cannot shift one colour
+    const differs = new Uint8Array(mask.length); // 1: seen in both and differing, 2: agreeing
     for (let i = 0; i < mask.length; i++) {
       if (!mask[i] || !bm[i]) continue;
       let diff = 0;
       for (let c = 0; c < 3; c++) diff += Math.abs(r[i * 3 + c] - br[i * 3 + c]);
-      if (diff < PAIR_DIFF) continue;
+      differs[i] = diff < PAIR_DIFF ? 2 : 1;
+    }
+    const fa = fitLight(q, r, differs) ?? A, fb = fitLight(q, br, differs) ?? A;
+    let eA = 0, eB = 0, area = 0;
+    for (let i = 0; i < mask.length; i++) {
+      if (differs[i] !== 1) continue;
       area++;
       for (let c = 0; c < 3; c++) {
         const qv = q[i * 3 + c];
-        eA += Math.abs(qv - (a[c] * r[i * 3 + c] + b[c]));
-        eB += Math.abs(qv - (a[c] * br[i * 3 + c] + b[c]));
+        eA += Math.abs(qv - (fa.a[c] * r[i * 3 + c] + fa.b[c]));
+        eB += Math.abs(qv - (fb.a[c] * br[i * 3 + c] + fb.b[c]));
       }
     }
     return { errA: area ? eA / (3 * area) : 0, errB: area ? eB / (3 * area) : 0, area };
