@@ -696,8 +696,9 @@ export class VisualIndex {
       const colourOk = colourAccepts(winner, d);
       const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
       // the colour check can favour a pin with little geometric evidence over one with much more (glare
-      // or lighting raise the latter's residual); when the favoured pin is not accepted, the pin with the
-      // most inliers, if it is not one of its look-alikes, is checked in detail on its own
+      // or lighting raise the latter's residual, or the favourite was found on another pin of the photo);
+      // when the favoured pin is not accepted, the pin with the most inliers, unless it is the favourite or
+      // a plausible pin at the favourite's place (one it duelled with), is checked in detail on its own
       const noMatch = async (): Promise<MatchResult> => {
         const g = verified[0];
         const rival = plausible.find((p) => p.e.pinId === g?.e.pinId);
