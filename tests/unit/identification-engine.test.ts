@@ -138,11 +138,9 @@ describe('visual engine', () => {
     // another team name. That catalogue pin is found there, at another place in the photo, and the two
     // share nothing to compare: it must not keep the pin that is in the catalogue from being named
     const board = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
-    const pins: [string, Buffer][] = [
-      ['eagles-round', await pinArtwork(31, 'EAGLES', 2019)],
-      ['hornets-hexagon', await pinArtwork(51, 'HORNETS', 2017, { hexagon: true })],
-    ];
-    for (const [pinId, picture] of pins) {
+    const hornets = await pinArtwork(51, 'HORNETS', 2017, { hexagon: true });
+    const eagles = await pinArtwork(31, 'EAGLES', 2019);
+    for (const [pinId, picture] of [['eagles-round', eagles], ['hornets-hexagon', hornets]] as const) {
       refs.set(pinId, picture);
       board.add({ imageId: pinId, pinId, features: await extractFeatures(picture) });
     }
@@ -153,8 +151,6 @@ describe('visual engine', () => {
           { picture: right, size: 300, rotate: 9, cutOut: true, centre: [585, 310] },
         ]),
       );
-    const hornets = await pinArtwork(51, 'HORNETS', 2017, { hexagon: true });
-    const eagles = await pinArtwork(31, 'EAGLES', 2019);
     expect((await beside(await pinArtwork(31, 'RAVENS', 2019), hornets)).best?.pinId).toBe('hornets-hexagon');
     expect((await beside(eagles, await pinArtwork(51, 'WASPS', 2017, { hexagon: true }))).best?.pinId).toBe('eagles-round');
     // two catalogue pins side by side: one of them is named, rather than a choice between them

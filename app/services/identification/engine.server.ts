@@ -996,12 +996,8 @@ interface Aligned {
   localMax: number; // worst tile after a per-tile colour fit (text / art differences survive, lighting does not)
 }
 
-/**
- * The photo's light on a reference: a gain per channel and one offset shared by the three (flare and
- * a lifted black level add about as much to each), least squares over the selected pixels; null with
- * fewer than PAIR_MIN_FIT of them.
- */
-function fitLight(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { a: number[]; b: number[] } | null {
+/** Per channel, over the selected pixels: sums of reference, photo, reference squared and their product. */
+function channelSums(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { n: number; sr: number[]; sq: number[]; srr: number[]; srq: number[] } {
   const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
   let n = 0;
   for (let i = 0; i < sel.length; i++) {
@@ -1012,6 +1008,16 @@ function fitLight(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { a: number[];
       sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
     }
   }
+  return { n, sr, sq, srr, srq };
+}
+
+/**
+ * The photo's light on a reference: a gain per channel and one offset shared by the three (flare and
+ * a lifted black level add about as much to each), least squares over the selected pixels; null with
+ * fewer than PAIR_MIN_FIT of them.
+ */
+function fitLight(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { a: number[]; b: number[] } | null {
+  const { n, sr, sq, srr, srq } = channelSums(q, r, sel);
   if (n < PAIR_MIN_FIT) return null;
   // a_c = (srq_c - k sr_c) / srr_c for each channel, and k from the offset's own equation
   let den = 3 * n, num = 0;
@@ -1025,17 +1031,9 @@ function fitLight(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { a: number[];
   return { a, b: [k, k, k] };
 }
 
+/** The photo's light on a reference: a gain and an offset per channel, least squares over the mask. */
 function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]; b: number[]; n: number } {
-  const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
-  let cnt = 0;
-  const visit = (i: number) => {
-    cnt++;
-    for (let c = 0; c < 3; c++) {
-      const rv = r[i * 3 + c], qv = q[i * 3 + c];
-      sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
-    }
-  };
-  for (let i = 0; i < mask.length; i++) if (mask[i]) visit(i);
+  const { n: cnt, sr, sq, srr, srq } = channelSums(q, r, mask);
   const a = [1, 1, 1], b = [0, 0, 0];
   if (cnt < 2) return { a, b, n: cnt };
   for (let c = 0; c < 3; c++) {
