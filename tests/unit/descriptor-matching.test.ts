@@ -4,13 +4,15 @@
  * It runs in WebAssembly (hamming.wat, committed assembled in hamming-wasm.ts): the bytes must be the
  * text's, and sets larger than its initial memory must be matched as well. The vote through visual
  * words searches a photo descriptor in a second word when it lies near a boundary: it must then find
- * references that its own word alone misses.
+ * references that its own word alone misses; it runs in WebAssembly too, in the descriptor store's
+ * memory, and must give the votes of a plain search over the same words, also for images removed or
+ * added since the lists were built.
  */
 import { describe, expect, it } from 'vitest';
 import { assembleHammingKernel, hammingModuleSource } from '~/cli/build-hamming-wasm';
 import { HAMMING_WASM } from '~/services/identification/hamming-wasm';
 import { mulberry32 } from '~/utils/random';
-import { buildPostings, DescriptorChunks, NO_WORD, popcnt, ratioMatches, vote, Vocabulary } from '~/services/identification/vocab.server';
+import { buildPostings, DescriptorChunks, NO_WORD, popcnt, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from '~/services/identification/vocab.server';
 
 /** The plain search: every distance counted in full. */
 function plainRatioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
@@ -92,7 +94,83 @@ describe('ratio-tested descriptor matching', () => {
   });
 });
 
+/**
+ * The plain vote: for each photo descriptor, every posting of its word and second word (the store's,
+ * then those added since) compared in full; per image, its nearest is a vote when within `accept` and
+ * nearer than `ratio` times the image's second nearest. Votes as "slot:photo index:reference index".
+ */
+function plainVote(query: Uint32Array, words: Uint16Array, second: Uint16Array | null, lists: PostingLists, alive: Uint8Array, max: number, accept: number, ratio: number): string[] {
+  const found: string[] = [];
+  for (let j = 0; j < query.length / 8; j++) {
+    const near = new Map<number, { best: number; sec: number; ref: number }>();
+    const see = (desc: Uint32Array, slot: number, i: number) => {
+      let d = 0;
+      for (let w = 0; w < 8; w++) d += popcnt(query[j * 8 + w] ^ desc[w]);
+      if (d > max || !alive[slot]) return;
+      const n = near.get(slot);
+      if (!n) near.set(slot, { best: d, sec: 999, ref: i });
+      else if (d < n.best) Object.assign(n, { sec: n.best, best: d, ref: i });
+      else if (d < n.sec) n.sec = d;
+    };
+    for (const w of [words[j], second ? second[j] : NO_WORD]) {
+      if (w === NO_WORD) continue;
+      const one = new Uint32Array(8);
+      for (let k = lists.start[w]; k < lists.start[w + 1]; k++) {
+        lists.store.copy(k, one, 0);
+        see(one, lists.slot[k], lists.idx[k]);
+      }
+      const more = lists.extra[w];
+      for (let k = 0; more && k < more.n; k++) see(more.desc.subarray(k * 8, k * 8 + 8), more.slot[k], more.idx[k]);
+    }
+    for (const [slot, n] of near) if (n.best <= accept && n.best + 1 < ratio * (n.sec + 1)) found.push(`${slot}:${j}:${n.ref}`);
+  }
+  return found.sort();
+}
+
 describe('the vote through visual words', () => {
+  it('gives the votes of the plain search, with images removed and added since the build', () => {
+    const rnd = mulberry32(33);
+    const word = () => (rnd() * 2 ** 32) >>> 0;
+    const images = Array.from({ length: 30 }, () => new Uint32Array(150 * 8).map(word));
+    const vocab = Vocabulary.build(images.slice(0, 24), 8);
+    const store = new DescriptorChunks();
+    const owners = images.slice(0, 24).map((d, slot) => ({ first: store.append(d), n: 150, slot }));
+    const lists = buildPostings(store, owners, images.slice(0, 24).map((d) => vocab.quantize(d)), vocab.size);
+    // six images added after the build, filed at the end of their words' lists
+    for (let slot = 24; slot < 30; slot++) {
+      const w = vocab.quantize(images[slot]);
+      for (let i = 0; i < 150; i++) (lists.extra[w[i]] ??= new Postings(4)).push(slot, i, images[slot]);
+    }
+    // photo descriptors: noisy copies of reference descriptors (some twice, so that the ratio test
+    // decides), and random ones
+    const query = new Uint32Array(800 * 8).map(word);
+    for (let j = 0; j < 800; j += 2) {
+      const slot = Math.floor(rnd() * 30), i = Math.floor(rnd() * 150);
+      query.set(images[slot].subarray(i * 8, i * 8 + 8), j * 8);
+      for (let f = Math.floor(rnd() * 40); f > 0; f--) {
+        const bit = Math.floor(rnd() * 256);
+        query[j * 8 + (bit >> 5)] ^= 1 << (bit & 31);
+      }
+    }
+    const { words, second } = vocab.quantizeSoft(query, 4);
+    const alive = new Uint8Array(30).fill(1);
+    alive[3] = alive[17] = alive[26] = 0; // removed, from the store and from those added
+    for (const qSecond of [null, second]) {
+      for (const [max, accept, ratio] of [[64, 50, 0.8], [60, 45.5, 0.7]]) {
+        const { acc, nAcc, votes, voted } = vote(query, words, qSecond, lists, alive, max, accept, ratio);
+        const got: string[] = [];
+        for (let k = 0; k < nAcc; k++) got.push(`${acc[k * 3]}:${acc[k * 3 + 1]}:${acc[k * 3 + 2]}`);
+        const expected = plainVote(query, words, qSecond, lists, alive, max, accept, ratio);
+        expect(got.sort()).toEqual(expected);
+        expect(expected.length).toBeGreaterThan(150);
+        expect(expected.some((v) => Number(v.split(':')[0]) >= 24), 'images added since the build get votes').toBe(true);
+        // every image voted for is listed once, with its count
+        expect([...voted].sort((x, y) => x - y)).toEqual([...new Set(expected.map((v) => Number(v.split(':')[0])))].sort((x, y) => x - y));
+        for (const slot of voted) expect(votes[slot]).toBe(expected.filter((v) => v.startsWith(`${slot}:`)).length);
+      }
+    }
+  });
+
   it('finds a reference across a word boundary through the second word', () => {
     const rnd = mulberry32(21);
     const word = () => (rnd() * 2 ** 32) >>> 0;

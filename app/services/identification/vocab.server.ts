@@ -202,25 +202,34 @@ export const MAX_IMAGE_DESCRIPTORS = 0xffff;
 /** Descriptors per chunk of a DescriptorChunks store (1M descriptors, 32 MB). */
 export const CHUNK_SHIFT = 20;
 const CHUNK = 1 << CHUNK_SHIFT;
+const CHUNK_BYTES = CHUNK * 32;
+const WASM_PAGE = 65536;
 
 /**
- * Descriptors (8 words each) in large chunks, addressed by one running index. Chunks this large are
- * mapped by the allocator on their own and given back whole once collected, while thousands of small
- * arrays leave holes the process keeps: the reference descriptors wait here until the vocabulary is
- * built, and the posting lists are then made by reordering them in place (buildPostings), never
- * holding two copies.
+ * Descriptors (8 words each) in large chunks, addressed by one running index. The chunks lie one after
+ * another in a WebAssembly memory of the store's own, where the vote's kernel (`voteOne` in
+ * hamming.wat) reads them: the memory grows a whole chunk at a time, and the posting lists' owners and
+ * the vote's scratch are placed after the last chunk once the lists are built (`allocate`), after
+ * which it never grows again. The reference descriptors wait here until the vocabulary is built, and
+ * the posting lists are then made by reordering them in place (buildPostings), never holding two
+ * copies. A view taken of the store (`range`, `chunks`) is valid until the memory next grows.
  */
 export class DescriptorChunks {
+  readonly memory = new WebAssembly.Memory({ initial: 0 });
   chunks: Uint32Array[] = [];
   n = 0;
+  /** bytes in use: the chunks, then what `allocate` placed after them */
+  private used = 0;
+  private sealed = false;
 
   /** Appends descriptors (8 words each); returns the index of the first. */
   append(src: Uint32Array): number {
+    if (this.sealed) throw new Error("the descriptor store is sealed once its posting lists are built");
     const first = this.n;
     const m = src.length / 8;
     for (let i = 0; i < m; ) {
       const c = this.n >>> CHUNK_SHIFT;
-      if (c === this.chunks.length) this.chunks.push(new Uint32Array(CHUNK * 8));
+      if (c === this.chunks.length) this.addChunk();
       const o = this.n & (CHUNK - 1);
       const take = Math.min(m - i, CHUNK - o);
       this.chunks[c].set(src.subarray(i * 8, (i + take) * 8), o * 8);
@@ -228,6 +237,29 @@ export class DescriptorChunks {
       this.n += take;
     }
     return first;
+  }
+
+  private addChunk(): void {
+    this.memory.grow(CHUNK_BYTES / WASM_PAGE);
+    this.used = (this.chunks.length + 1) * CHUNK_BYTES;
+    // the memory's buffer is replaced when it grows: the views are made again
+    this.chunks = Array.from({ length: this.chunks.length + 1 }, (_, c) => new Uint32Array(this.memory.buffer, c * CHUNK_BYTES, CHUNK * 8));
+  }
+
+  /**
+   * Places `bytes` after the chunks (8-byte aligned) and returns the byte offset; the store takes no
+   * more descriptors afterwards. The caller makes its views once all its parts are placed.
+   */
+  allocate(bytes: number): number {
+    this.sealed = true;
+    const at = Math.ceil(this.used / 8) * 8;
+    this.used = at + bytes;
+    const need = Math.ceil(this.used / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
+    if (need > 0) {
+      this.memory.grow(need);
+      this.chunks = this.chunks.map((_, c) => new Uint32Array(this.memory.buffer, c * CHUNK_BYTES, CHUNK * 8));
+    }
+    return at;
   }
 
   /** Descriptors first .. first+count-1: a view when they lie in one chunk, else a copy. */
@@ -296,6 +328,22 @@ export interface PostingLists {
   /** visual word of each descriptor the lists were built from, by its index in the store before (see postingOf) */
   wordOf: Uint16Array;
   extra: (Postings | undefined)[];
+  /** the vote's kernel over the store's memory, for the images filed at the build (slots below its `slots`) */
+  kernel: VoteKernel;
+}
+
+/**
+ * `voteOne` of hamming.wat bound to a store's memory, with its scratch placed there: per slot filed
+ * at the build, alive flags (copied in for each photo) and room for one vote each; one descriptor.
+ */
+interface VoteKernel {
+  slots: number;
+  voteOne(q: number, from0: number, to0: number, from1: number, to1: number, max: number, accept: number, ratio: number, out: number): number;
+  alive: Uint8Array;
+  query: Uint32Array;
+  queryAt: number;
+  out: Int32Array;
+  outAt: number;
 }
 
 /**
@@ -320,8 +368,14 @@ export function buildPostings(
   const where = new Uint32Array(store.n);
   const wordOf = new Uint16Array(store.n);
   const fill = start.slice(0, vocabSize);
-  const slot = new Int32Array(filed);
-  const idx = new Uint16Array(filed);
+  // the owners and the vote's scratch, after the descriptors in the store's memory
+  const slots = owners.reduce((m, o) => Math.max(m, o.slot + 1), 0);
+  const slotAt = store.allocate(filed * 4), idxAt = store.allocate(filed * 2);
+  const bestAt = store.allocate(slots * 4), secAt = store.allocate(slots * 4), refAt = store.allocate(slots * 4), touchedAt = store.allocate(slots * 4);
+  const aliveAt = store.allocate(slots), queryAt = store.allocate(32), outAt = store.allocate(slots * 8);
+  const buffer = store.memory.buffer;
+  const slot = new Int32Array(buffer, slotAt, filed);
+  const idx = new Uint16Array(buffer, idxAt, filed);
   const isFiled = new Uint8Array(store.n);
   owners.forEach((o, k) => {
     const w = words[k];
@@ -361,7 +415,18 @@ export function buildPostings(
       d = where[d];
     }
   }
-  return { store, start, slot, idx, wordOf, extra: [] };
+  const exports = new WebAssembly.Instance(hammingModule(), { env: { memory: store.memory } }).exports as unknown as KernelExports;
+  exports.setup(0, slotAt, idxAt, bestAt, secAt, refAt, touchedAt, aliveAt);
+  const kernel: VoteKernel = {
+    slots,
+    voteOne: exports.voteOne,
+    alive: new Uint8Array(buffer, aliveAt, slots),
+    query: new Uint32Array(buffer, queryAt, 8),
+    queryAt,
+    out: new Int32Array(buffer, outAt, slots * 2),
+    outAt,
+  };
+  return { store, start, slot, idx, wordOf, extra: [], kernel };
 }
 
 /**
@@ -386,8 +451,13 @@ export function postingOf(lists: PostingLists, g: number, slot: number, i: numbe
  * reference descriptors of its visual word, and of its second word when it has one (`quantizeSoft`,
  * `qSecond`; null: one word each); per image, its nearest one is a tentative correspondence
  * (a vote) when it is close enough and clearly closer than the image's second nearest (ratio test).
- * Lives next to `popcnt`: the hot loop calls it about four million times per photo, and a call into
- * another module is not inlined under every loader (the dev/bench loader made it 5x slower).
+ *
+ * The images filed when the lists were built are searched by `voteOne` (hamming.wat) in the store's
+ * memory: about four million descriptor distances a photo, which WebAssembly's i64.popcnt counts
+ * several times faster than JavaScript's table. The images added since (`extra`, a few at a time as
+ * pins are added) are searched here, after them, for each descriptor. Votes are the same as one search
+ * over both; among images that a descriptor is the first to vote for, those filed at the build come
+ * first (the order that breaks ties of equal votes).
  */
 export function vote(
   qDesc: Uint32Array,
@@ -401,92 +471,99 @@ export function vote(
 ): { votes: Int32Array; voted: number[]; acc: Int32Array; nAcc: number } {
   const nSlots = alive.length;
   const qn = qDesc.length / 8;
-  const bestBySlot = new Int32Array(nSlots); // distance + 1, 0 = not seen for this query descriptor
-  const secBySlot = new Int32Array(nSlots);
-  const refBySlot = new Int32Array(nSlots);
-  const touched = new Int32Array(nSlots);
   const votes = new Int32Array(nSlots);
   const voted: number[] = []; // slots in order of their first vote (ties keep that order)
   let acc = new Int32Array(3 * 4096); // accepted correspondences: slot, query index, reference index
   let nAcc = 0;
-  const { start, extra } = lists;
-  const chunks = lists.store.chunks;
+  const add = (slot: number, j: number, ref: number) => {
+    if (votes[slot]++ === 0) voted.push(slot);
+    if (nAcc * 3 + 3 > acc.length) {
+      const a = new Int32Array(acc.length * 2);
+      a.set(acc);
+      acc = a;
+    }
+    acc[nAcc * 3] = slot;
+    acc[nAcc * 3 + 1] = j;
+    acc[nAcc * 3 + 2] = ref;
+    nAcc++;
+  };
+  const { start, extra, kernel } = lists;
+  kernel.alive.set(alive.subarray(0, kernel.slots));
+  const out = kernel.out;
+  // a whole number of bits is within a bound when it is within its whole part
+  const max = Math.floor(maxHamming), accept = Math.floor(acceptHamming);
+  const added = extra.length > 0 ? new ExtraVotes(nSlots) : null;
   for (let j = 0; j < qn; j++) {
+    const w0 = qWords[j];
+    if (w0 === NO_WORD) continue;
+    const w1 = qSecond ? qSecond[j] : NO_WORD;
+    kernel.query.set(qDesc.subarray(j * 8, j * 8 + 8));
+    const n = kernel.voteOne(kernel.queryAt, start[w0], start[w0 + 1], w1 === NO_WORD ? 0 : start[w1], w1 === NO_WORD ? 0 : start[w1 + 1], max, accept, ratio, kernel.outAt);
+    for (let t = 0; t < n; t++) add(out[t * 2], j, out[t * 2 + 1]);
+    if (added) added.vote(qDesc, j, [extra[w0], w1 === NO_WORD ? undefined : extra[w1]], alive, max, accept, ratio, add);
+  }
+  return { votes, voted, acc, nAcc };
+}
+
+/** The vote among the postings of images added since the build (`vote`), with its scratch per slot. */
+class ExtraVotes {
+  private best: Int32Array; // distance + 1, 0 = not seen for this query descriptor
+  private sec: Int32Array;
+  private ref: Int32Array;
+  private touched: Int32Array;
+  constructor(nSlots: number) {
+    this.best = new Int32Array(nSlots);
+    this.sec = new Int32Array(nSlots);
+    this.ref = new Int32Array(nSlots);
+    this.touched = new Int32Array(nSlots);
+  }
+
+  vote(
+    qDesc: Uint32Array,
+    j: number,
+    runs: (Postings | undefined)[],
+    alive: Uint8Array,
+    max: number,
+    accept: number,
+    ratio: number,
+    add: (slot: number, j: number, ref: number) => void,
+  ): void {
+    const { best, sec, ref, touched } = this;
     const o = j * 8;
     const q0 = qDesc[o], q1 = qDesc[o + 1], q2 = qDesc[o + 2], q3 = qDesc[o + 3];
     const q4 = qDesc[o + 4], q5 = qDesc[o + 5], q6 = qDesc[o + 6], q7 = qDesc[o + 7];
     let nTouched = 0;
-    // its own word, then its second word: an image's nearest and second nearest are taken over both
-    for (let pass = 0; pass < 2; pass++) {
-      const w = pass === 0 ? qWords[j] : qSecond ? qSecond[j] : NO_WORD;
-      if (w === NO_WORD) break;
-      // the word's postings in runs that share one descriptor array: its part of each store chunk, then
-      // the postings of images added since the build
-      let next = start[w];
-      const end = start[w + 1];
-      const more = extra[w];
-      let extraDone = more === undefined;
-      for (;;) {
-        let pd: Uint32Array, ps: Int32Array, pi: Uint16Array, from: number, to: number, base: number;
-        if (next < end) {
-          const c = next >>> CHUNK_SHIFT;
-          pd = chunks[c];
-          ps = lists.slot;
-          pi = lists.idx;
-          from = next;
-          base = c * CHUNK;
-          to = Math.min(end, base + CHUNK);
-          next = to;
-        } else if (!extraDone && more) {
-          pd = more.desc;
-          ps = more.slot;
-          pi = more.idx;
-          from = 0;
-          base = 0;
-          to = more.n;
-          extraDone = true;
-        } else break;
-        for (let k = from, r = (from - base) * 8; k < to; k++, r += 8) {
-          const d =
-            popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
-            popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
-          if (d > maxHamming) continue;
-          const slot = ps[k];
-          if (!alive[slot]) continue;
-          const d1 = d + 1;
-          const b = bestBySlot[slot];
-          if (b === 0) {
-            touched[nTouched++] = slot;
-            bestBySlot[slot] = d1;
-            secBySlot[slot] = 999;
-            refBySlot[slot] = pi[k];
-          } else if (d1 < b) {
-            secBySlot[slot] = b;
-            bestBySlot[slot] = d1;
-            refBySlot[slot] = pi[k];
-          } else if (d1 < secBySlot[slot]) secBySlot[slot] = d1;
-        }
+    for (const run of runs) {
+      if (!run) continue;
+      const pd = run.desc;
+      for (let k = 0, r = 0; k < run.n; k++, r += 8) {
+        const d =
+          popcnt(q0 ^ pd[r]) + popcnt(q1 ^ pd[r + 1]) + popcnt(q2 ^ pd[r + 2]) + popcnt(q3 ^ pd[r + 3]) +
+          popcnt(q4 ^ pd[r + 4]) + popcnt(q5 ^ pd[r + 5]) + popcnt(q6 ^ pd[r + 6]) + popcnt(q7 ^ pd[r + 7]);
+        if (d > max) continue;
+        const slot = run.slot[k];
+        if (!alive[slot]) continue;
+        const d1 = d + 1;
+        const b = best[slot];
+        if (b === 0) {
+          touched[nTouched++] = slot;
+          best[slot] = d1;
+          sec[slot] = 999;
+          ref[slot] = run.idx[k];
+        } else if (d1 < b) {
+          sec[slot] = b;
+          best[slot] = d1;
+          ref[slot] = run.idx[k];
+        } else if (d1 < sec[slot]) sec[slot] = d1;
       }
     }
     for (let t = 0; t < nTouched; t++) {
       const slot = touched[t];
-      const b = bestBySlot[slot] - 1;
-      if (b <= acceptHamming && b + 1 < ratio * secBySlot[slot]) {
-        if (votes[slot]++ === 0) voted.push(slot);
-        if (nAcc * 3 + 3 > acc.length) {
-          const a = new Int32Array(acc.length * 2);
-          a.set(acc);
-          acc = a;
-        }
-        acc[nAcc * 3] = slot;
-        acc[nAcc * 3 + 1] = j;
-        acc[nAcc * 3 + 2] = refBySlot[slot];
-        nAcc++;
-      }
-      bestBySlot[slot] = 0;
+      const b = best[slot] - 1;
+      if (b <= accept && b + 1 < ratio * sec[slot]) add(slot, j, ref[slot]);
+      best[slot] = 0;
     }
   }
-  return { votes, voted, acc, nAcc };
 }
 
 /**
@@ -516,16 +593,34 @@ export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: numb
   return Array.from(new Int32Array(k.memory.buffer, out, n * 2));
 }
 
-const WASM_PAGE = 65536;
+
+/** What hamming.wat exports (each instance imports the memory it works in). */
+interface KernelExports {
+  ratioMatches(a: number, an: number, b: number, bn: number, far: number, accept: number, ratio: number, out: number): number;
+  setup(desc: number, slots: number, idx: number, best: number, sec: number, ref: number, touched: number, alive: number): void;
+  voteOne(q: number, from0: number, to0: number, from1: number, to1: number, max: number, accept: number, ratio: number, out: number): number;
+}
 
 interface HammingKernel {
   memory: WebAssembly.Memory;
-  ratioMatches(a: number, an: number, b: number, bn: number, far: number, accept: number, ratio: number, out: number): number;
+  ratioMatches: KernelExports["ratioMatches"];
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+function hammingModule(): WebAssembly.Module {
+  compiled ??= new WebAssembly.Module(Buffer.from(HAMMING_WASM, "base64"));
+  return compiled;
 }
 
 let kernel: HammingKernel | null = null;
 
+/** The thread's instance for `ratioMatches`, in a memory of its own. */
 function hammingKernel(): HammingKernel {
-  kernel ??= new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HAMMING_WASM, "base64"))).exports as unknown as HammingKernel;
+  if (!kernel) {
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    const exports = new WebAssembly.Instance(hammingModule(), { env: { memory } }).exports as unknown as KernelExports;
+    kernel = { memory, ratioMatches: exports.ratioMatches };
+  }
   return kernel;
 }
