@@ -38,6 +38,12 @@ async function toneCurve(photo: Buffer, power: number, cast: number[]): Promise<
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
 }
 
+/** The picture (512 px) with a dark blot (an ellipse) on the pin itself: a smudge, a chip in the enamel. */
+async function blot(picture: Buffer, cx: number, cy: number, rx: number, ry: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" fill="#000000"/></svg>`;
+  return sharp(picture).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 92 }).toBuffer();
+}
+
 beforeAll(async () => {
   index = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
   await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
@@ -79,6 +85,17 @@ describe('visual engine', () => {
       expect(result.best).toBeNull();
       expect(result.candidates[0]?.pinId).toBe('eagles');
     }
+  });
+
+  it('names the pin when a blot hides a digit inside its year, and still refuses another tens digit', async () => {
+    // a catalogue pin's look-alike that is not in the catalogue prints another name (many letters) or
+    // another year (the last digits of a line); one digit spoiled inside the line is the pin's own damage
+    const blotted = await blot(await pinArtwork(31, 'EAGLES', 2019), 244, 128, 10, 12); // over the 0 of 2019
+    const result = await index.match(await phonePhoto(blotted, { rotate: 14, size: 340 }));
+    expect(result.best?.pinId).toBe('eagles');
+    const decade = await index.match(await phonePhoto(await pinArtwork(31, 'EAGLES', 2029), { rotate: 14, size: 340 }));
+    expect(decade.best).toBeNull();
+    expect(decade.candidates[0]?.pinId).toBe('eagles');
   });
 
   it('does not pass another team name off as the catalogue pin in an overexposed photo either', async () => {

@@ -57,6 +57,8 @@ export interface DetailResult {
   notCloseCluster: number;
   /** clear letters or digits of the reference that the photo shows otherwise (see wrongLetters) */
   wrongLetters: number;
+  /** those of them that are among the last two glyphs of their line on the reference (where a year's digits are) */
+  lineEndLetters: number;
   /** blur (sigma) that made the reference look most like the photo */
   sigma: number;
   /** share of the pin's pixels in the photo that are a highlight (saturated where the pin predicts a mid-tone or darker) */
@@ -483,10 +485,11 @@ export function detailCheck(
   }
   const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, highlights };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, highlights };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
+  const letters = wrongLetters(warped, valid, r, ref, a, b, turned, alt);
   return {
     tiles,
     mismatch: bad / tiles,
@@ -495,7 +498,8 @@ export function detailCheck(
     notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC),
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
-    wrongLetters: wrongLetters(warped, valid, r, ref, a, b, turned, alt),
+    wrongLetters: letters.wrong,
+    lineEndLetters: letters.lineEnd,
     highlights,
   };
 }
@@ -650,10 +654,11 @@ function wrongLetters(
   warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
   turned: Map<HangingPart, Uint8Array>,
   alt?: SecondMotion,
-): number {
+): { wrong: number; lineEnd: number } {
   const W = ref.width, H = ref.height;
-  const letters: { x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; light: number }[] = [];
-  for (const [x, y, w, h] of ref.glyphs) {
+  const letters: { glyph: number[]; x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; light: number }[] = [];
+  for (const glyph of ref.glyphs) {
+    const [x, y, w, h] = glyph;
     if (h < LETTER_MIN_H) continue;
     const box = letterBox([x, y, w, h], W, H);
     if (!box) continue;
@@ -679,10 +684,10 @@ function wrongLetters(
     let qs = 0;
     for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
     const light = Math.abs(qs / n - (a * rm + b)) / (Math.abs(a) * rsd);
-    letters.push({ x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
+    letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
   }
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
-  let wrong = 0;
+  let wrong = 0, lineEnd = 0;
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
     if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters))) continue;
@@ -693,8 +698,25 @@ function wrongLetters(
     const swung = part && turned.get(part);
     if (swung && boxNcc(swung, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
     wrong++;
+    if (atLineEnd(l.glyph, ref.glyphs)) lineEnd++;
   }
-  return wrong;
+  return { wrong, lineEnd };
+}
+
+/**
+ * Whether a glyph is one of the last two of its line on the reference (a line of at least two: glyphs
+ * whose tops and heights are within LETTER_ROW_SLACK of its own), where a year's changing digits, or
+ * an age group's, are printed ("TWIN PEAKS 2014", "12U").
+ */
+function atLineEnd(glyph: number[], glyphs: number[][]): boolean {
+  const [x, y, , h] = glyph;
+  let line = 0, after = 0;
+  for (const g of glyphs) {
+    if (Math.abs(g[1] - y) > LETTER_ROW_SLACK || Math.abs(g[3] - h) > LETTER_ROW_SLACK) continue;
+    line++;
+    if (g[0] > x) after++;
+  }
+  return line >= 2 && after < 2;
 }
 
 /**

@@ -86,6 +86,7 @@ export interface CandidateDebug {
   dNotClose?: number;
   dNotCloseCluster?: number;
   dLetters?: number;
+  dLineEnd?: number;
   dHighlights?: number;
 }
 
@@ -167,6 +168,11 @@ const DETAIL_MAX_CLUSTER = 3;
 // no unknown pin more)
 const DETAIL_VETO_SHARE = 0.4;
 const DETAIL_VETO_CLUSTER = 20;
+// letters that differ (wrongLetters): a look-alike that is not in the catalogue prints another team name
+// (several letters, though glare may leave only two of them to compare) or another year or age group (the
+// last digits of a line: lineEndLetters); one letter that differs inside a line is glare, a speck or a
+// dangler's swing on the catalogue pin
+const LETTERS_VETO = 2;
 // a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
 // the colour check also accepts the residual of the pin's best 75% of pixels
 const HIGHLIGHT_SHARE = 0.01;
@@ -738,6 +744,12 @@ export class VisualIndex {
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue
       if (d && detailVetoes(d)) return noMatch();
+      // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
+      // same design: the references align) was found at its place: between years of one design, it may
+      // be the digit that tells them apart (the duels aligned these pairs already)
+      const lookAlikeHere = (o: Verified) =>
+        o !== winner && samePlace(o, winner) && !!(plausible.indexOf(o) < plausible.indexOf(winner) ? lookAlike(cv, o.e, winner.e, (e) => this.descriptorsOf(e)) : lookAlike(cv, winner.e, o.e, (e) => this.descriptorsOf(e)));
+      if (d && d.wrongLetters > 0 && plausible.some(lookAlikeHere)) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
@@ -764,7 +776,7 @@ export class VisualIndex {
           holes: v.holes,
           residTrim: v.residTrim,
           ...(dv
-            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dHighlights: dv.highlights }
+            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dLineEnd: dv.lineEndLetters, dHighlights: dv.highlights }
             : {}),
         });
       }
@@ -885,9 +897,12 @@ function detailAccepts(d: DetailResult): boolean {
   return d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
 }
 
-/** A patch of lettering (or a large share of the pin) that is not close to the reference, or a letter that differs. */
+/**
+ * A patch of lettering (or a large share of the pin) that is not close to the reference, or letters that
+ * differ: a digit at the end of a line (another year), or several (another name).
+ */
 function detailVetoes(d: DetailResult): boolean {
-  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || d.wrongLetters > 0;
+  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || d.wrongLetters >= LETTERS_VETO || d.lineEndLetters > 0;
 }
 
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
