@@ -693,6 +693,8 @@ export class VisualIndex {
           return { pinId: v.e.pinId, score: top };
         });
     };
+    // B's reference aligned onto A's (the same design), or null: cached once aligned, as the duels did
+    const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
     const decide = async (): Promise<MatchResult> => {
       if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
       const resid = winner.resid ?? 99;
@@ -723,7 +725,6 @@ export class VisualIndex {
         // look-alikes that the colours cannot tell apart may still print another year or team name:
         // each is checked in detail and their differing letters are compared with the photo (a pin that
         // is no look-alike of another has no letters to compare, and is not checked)
-        const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
         await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
         const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
         lap("alike");
@@ -746,10 +747,9 @@ export class VisualIndex {
       if (d && detailVetoes(d)) return noMatch();
       // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
       // same design: the references align) was found at its place: between years of one design, it may
-      // be the digit that tells them apart (the duels aligned these pairs already)
-      const lookAlikeHere = (o: Verified) =>
-        o !== winner && samePlace(o, winner) && !!(plausible.indexOf(o) < plausible.indexOf(winner) ? lookAlike(cv, o.e, winner.e, (e) => this.descriptorsOf(e)) : lookAlike(cv, winner.e, o.e, (e) => this.descriptorsOf(e)));
-      if (d && d.wrongLetters > 0 && plausible.some(lookAlikeHere)) return noMatch();
+      // be the digit that tells them apart (each pair is looked up the way its duel aligned it)
+      const duelled = (o: Verified) => (plausible.indexOf(o) < plausible.indexOf(winner) ? lookAlikeOf(o, winner) : lookAlikeOf(winner, o));
+      if (d && d.wrongLetters > 0 && plausible.some((o) => o !== winner && samePlace(o, winner) && duelled(o))) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
