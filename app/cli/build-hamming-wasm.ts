@@ -17,9 +17,12 @@ const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../servi
 /** The kernel's bytes, assembled from its text. */
 export async function assembleHammingKernel(): Promise<Uint8Array> {
   const source = fs.readFileSync(path.join(dir, 'hamming.wat'), 'utf8');
-  const module = (await wabt()).parseWat('hamming.wat', source);
+  // its memory is shared (the threads feature): growing it detaches no buffer
+  const features = { threads: true };
+  const module = (await wabt()).parseWat('hamming.wat', source, features);
   try {
-    module.validate();
+    // wabt's own typing omits validate's features argument, which its implementation takes
+    (module.validate as (options: typeof features) => void)(features);
     return module.toBinary({}).buffer;
   } finally {
     module.destroy();

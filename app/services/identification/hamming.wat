@@ -8,7 +8,9 @@
 ;;   instantiation, and `setup` says where its parts lie.
 ;; `npm run wasm:hamming` assembles it (wabt) into hamming-wasm.ts; a unit test checks the two agree.
 (module
-  (import "env" "memory" (memory 0))
+  ;; shared: growing it never detaches a buffer that JavaScript views (a detached buffer slows every
+  ;; typed array of the thread from then on, see DescriptorChunks)
+  (import "env" "memory" (memory 0 65536 shared))
   ;; where the posting lists lie in the store's memory (byte offsets), set by `setup`: descriptors
   ;; (32 bytes each, by posting index), owners' slots (i32) and descriptor indices (u16) by posting
   ;; index; per slot, scratch (i32 each) for the nearest and second-nearest distance + 1, the nearest's

@@ -204,18 +204,22 @@ export const CHUNK_SHIFT = 20;
 const CHUNK = 1 << CHUNK_SHIFT;
 const CHUNK_BYTES = CHUNK * 32;
 const WASM_PAGE = 65536;
+/** The most a kernel's memory may grow to (4 GiB, WebAssembly's limit): only reserved, not used. */
+const MAX_PAGES = 65536;
 
 /**
  * Descriptors (8 words each) in large chunks, addressed by one running index. The chunks lie one after
  * another in a WebAssembly memory of the store's own, where the vote's kernel (`voteOne` in
  * hamming.wat) reads them: the memory grows a whole chunk at a time, and the posting lists' owners and
- * the vote's scratch are placed after the last chunk once the lists are built (`allocate`), after
- * which it never grows again. The reference descriptors wait here until the vocabulary is built, and
- * the posting lists are then made by reordering them in place (buildPostings), never holding two
- * copies. A view taken of the store (`range`, `chunks`) is valid until the memory next grows.
+ * the vote's scratch are placed after the last chunk once the lists are built (`allocate`). The reference
+ * descriptors wait here until the vocabulary is built, and the posting lists are then made by
+ * reordering them in place (buildPostings), never holding two copies.
+ * The memory is shared (a SharedArrayBuffer): growing it leaves the views already made valid, and
+ * detaches no buffer. Detaching one (as growing an unshared memory does) makes V8 check every typed
+ * array access of the thread from then on: the vocabulary's build at 5,000 pins took 8 s longer so.
  */
 export class DescriptorChunks {
-  readonly memory = new WebAssembly.Memory({ initial: 0 });
+  readonly memory = new WebAssembly.Memory({ initial: 0, maximum: MAX_PAGES, shared: true });
   chunks: Uint32Array[] = [];
   n = 0;
   /** bytes in use: the chunks, then what `allocate` placed after them */
@@ -229,7 +233,11 @@ export class DescriptorChunks {
     const m = src.length / 8;
     for (let i = 0; i < m; ) {
       const c = this.n >>> CHUNK_SHIFT;
-      if (c === this.chunks.length) this.addChunk();
+      if (c === this.chunks.length) {
+        this.memory.grow(CHUNK_BYTES / WASM_PAGE);
+        this.used = (c + 1) * CHUNK_BYTES;
+        this.chunks.push(new Uint32Array(this.memory.buffer, c * CHUNK_BYTES, CHUNK * 8));
+      }
       const o = this.n & (CHUNK - 1);
       const take = Math.min(m - i, CHUNK - o);
       this.chunks[c].set(src.subarray(i * 8, (i + take) * 8), o * 8);
@@ -237,13 +245,6 @@ export class DescriptorChunks {
       this.n += take;
     }
     return first;
-  }
-
-  private addChunk(): void {
-    this.memory.grow(CHUNK_BYTES / WASM_PAGE);
-    this.used = (this.chunks.length + 1) * CHUNK_BYTES;
-    // the memory's buffer is replaced when it grows: the views are made again
-    this.chunks = Array.from({ length: this.chunks.length + 1 }, (_, c) => new Uint32Array(this.memory.buffer, c * CHUNK_BYTES, CHUNK * 8));
   }
 
   /**
@@ -255,10 +256,7 @@ export class DescriptorChunks {
     const at = Math.ceil(this.used / 8) * 8;
     this.used = at + bytes;
     const need = Math.ceil(this.used / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
-    if (need > 0) {
-      this.memory.grow(need);
-      this.chunks = this.chunks.map((_, c) => new Uint32Array(this.memory.buffer, c * CHUNK_BYTES, CHUNK * 8));
-    }
+    if (need > 0) this.memory.grow(need);
     return at;
   }
 
@@ -618,7 +616,7 @@ let kernel: HammingKernel | null = null;
 /** The thread's instance for `ratioMatches`, in a memory of its own. */
 function hammingKernel(): HammingKernel {
   if (!kernel) {
-    const memory = new WebAssembly.Memory({ initial: 2 });
+    const memory = new WebAssembly.Memory({ initial: 2, maximum: MAX_PAGES, shared: true });
     const exports = new WebAssembly.Instance(hammingModule(), { env: { memory } }).exports as unknown as KernelExports;
     kernel = { memory, ratioMatches: exports.ratioMatches };
   }
