@@ -748,8 +748,8 @@ export class VisualIndex {
       // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
       // same design: the references align) was found at its place: between years of one design, it may
       // be the digit that tells them apart (each pair is looked up the way its duel aligned it)
-      const duelled = (o: Verified) => (plausible.indexOf(o) < plausible.indexOf(winner) ? lookAlikeOf(o, winner) : lookAlikeOf(winner, o));
-      if (d && d.wrongLetters > 0 && plausible.some((o) => o !== winner && samePlace(o, winner) && duelled(o))) return noMatch();
+      const sameDesign = (o: Verified) => !!(plausible.indexOf(o) < plausible.indexOf(winner) ? lookAlikeOf(o, winner) : lookAlikeOf(winner, o));
+      if (d && d.wrongLetters > 0 && plausible.some((o) => o !== winner && samePlace(o, winner) && sameDesign(o))) return noMatch();
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();

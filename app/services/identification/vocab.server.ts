@@ -591,7 +591,6 @@ export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: numb
   return Array.from(new Int32Array(k.memory.buffer, out, n * 2));
 }
 
-
 /** What hamming.wat exports (each instance imports the memory it works in). */
 interface KernelExports {
   ratioMatches(a: number, an: number, b: number, bn: number, far: number, accept: number, ratio: number, out: number): number;
