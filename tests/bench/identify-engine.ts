@@ -2,7 +2,7 @@
  * Standalone benchmark of the visual identification engine (no server, no DB).
  *
  *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace] [--worker] [--as-stored]
- *                                           [--order-seed N]
+ *                                           [--order-seed N] [--only q0001,q0002]
  *
  * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root.
  * Builds a VisualIndex from catalogue.csv, runs every query of truth.csv one at a time and prints
@@ -30,6 +30,8 @@ const limit = Number(arg("--limit") ?? 0) || 0;
 const every = Number(arg("--every") ?? 1) || 1;
 const distractors = Number(arg("--distractors") ?? 0) || 0;
 const jsonOut = arg("--json");
+// --only: these queries alone (names without folder and extension), to look at a few photos again
+const only = arg("--only")?.split(",");
 const trace = process.argv.includes("--trace"); // keep each candidate's diagnostics in the --json rows
 // --as-stored: each reference passes through the image store's normalisation first, as an import does
 const asStored = process.argv.includes("--as-stored");
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
   >;
   let truth = parseCsv(readFileSync(join(benchDir, "truth.csv"), "utf8")).slice(1);
   truth = truth.filter((_, i) => i % every === 0);
+  if (only) truth = truth.filter((row) => only.some((q) => row[0].endsWith(`/${q}.jpg`)));
   if (limit) truth = truth.slice(0, limit);
 
   // warm-up (lazy WASM init and vocabulary build are not part of per-query latency)

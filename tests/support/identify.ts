@@ -19,13 +19,14 @@ const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616
  * A 512 px catalogue-style picture of an invented pin; the same seed gives the same pin. `spin` (degrees)
  * adds a spinner: a centre disc with its own artwork, turned by that angle; `yearSize` is the year's font size;
  * `hexagon` draws another design (a hexagon with a silver outline, a bar across it, serif lettering);
- * `banner` colours the banner (a colour variant of the pin).
+ * `banner` colours the banner (a colour variant of the pin); `glitter` scatters specks of glitter over the
+ * banner, at places of its own for each seed (no two glitter pins carry them alike).
  */
 export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
@@ -60,11 +61,24 @@ export async function pinArtwork(
     <circle cx="256" cy="256" r="160" fill="${b}" stroke="#d4af37" stroke-width="8"/>
     ${shapes.join('\n')}
     <path d="M70 330 L442 330 L420 400 L92 400 Z" fill="${c}" stroke="#d4af37" stroke-width="6"/>
+    ${opts.glitter === undefined ? '' : glitter(opts.glitter)}
     <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${text}</text>
     <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
     ${opts.spin === undefined ? '' : spinner(opts.spin)}
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
+}
+
+/** Specks of glitter over the round pin's banner (white dots of 1-2 px), placed by `seed`. */
+function glitter(seed: number): string {
+  const r = rng(seed * 7919);
+  const dots: string[] = [];
+  for (let i = 0; i < 800; i++) {
+    const y = 334 + r() * 62;
+    const x = 92 + r() * 328;
+    dots.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${(0.7 + r() * 0.6).toFixed(2)}" fill="#ffffff"/>`);
+  }
+  return dots.join('');
 }
 
 function spinner(angle: number): string {

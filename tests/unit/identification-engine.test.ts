@@ -191,6 +191,21 @@ describe('visual engine', () => {
     }
   });
 
+  it('names a glitter pin whose specks lie elsewhere than on the catalogue picture, and still refuses another name', async () => {
+    // no two glitter pins carry their specks alike: around the lettering they made a patch of tiles that
+    // did not correlate with the reference, which refused the pin as another team name would
+    const sparkly = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    const picture = await pinArtwork(36, 'COMETS', 2016, { glitter: 1 });
+    refs.set('comets', picture);
+    sparkly.add({ imageId: 'comets', pinId: 'comets', features: await extractFeatures(picture) });
+    for (const [glitter, rotate] of [[2, 5], [3, -4]]) {
+      const photo = await phonePhoto(await pinArtwork(36, 'COMETS', 2016, { glitter }), { rotate, size: 540, quality: 90 });
+      expect((await sparkly.match(photo)).best?.pinId).toBe('comets');
+    }
+    const other = await phonePhoto(await pinArtwork(36, 'ROCKETS', 2016, { glitter: 2 }), { rotate: 5, size: 540, quality: 90 });
+    expect((await sparkly.match(other)).best).toBeNull();
+  });
+
   it('answers no match for a pin it has never seen', async () => {
     const result = await index.match(await phonePhoto(await pinArtwork(77), { rotate: 5 }));
     expect(result.best).toBeNull();

@@ -25,6 +25,8 @@ export interface ReferenceDetail extends Gray, ReferenceLayout {
   half?: Gray;
   /** the pin was cut out of a phone photo (added from a photo that found no match): see comparedPixels, chooseBlur */
   photo?: boolean;
+  /** glitter enamel: `gray` is the reference with its specks of glitter flattened, and so is every photo compared with it (see despeckle) */
+  glitter?: boolean;
 }
 
 /** A part of the pin joined to the rest by a narrow neck: a dangler, which swings about that neck. */
@@ -124,8 +126,45 @@ function maskArea(mask: Uint8Array): number {
 
 /** A reference prepared for the detail check: its grayscale (`gray`, at REF_SIDE) and its layout. */
 export function makeReferenceDetail(gray: Uint8Array, width: number, height: number, layout: ReferenceLayout): ReferenceDetail {
-  return { width, height, gray, blurred: [], ...layout };
+  const flat = despeckle(gray, width, height, REF_SPECK_CONTRAST);
+  const glitter = flat.specks >= GLITTER_SPECKS;
+  return { width, height, gray: glitter ? flat.gray : gray, blurred: [], ...layout, glitter };
 }
+
+/**
+ * Glitter enamel scatters specks of light over the pin, and no two pins (no photo and its reference)
+ * carry them at the same places: on the public set's glitter banners a tile of lettering with specks
+ * around it correlated below CLOSE_NCC with the right pin's reference, and the patch of such tiles
+ * refused the pin as another team name would. A speck is a pixel brighter by `contrast` than every
+ * pixel two away from it (the ring of its 5 x 5 block), and at least as bright as its four neighbours;
+ * its 3 x 3 block is brought down to the ring's brightest. A letter's stroke or corner is not a speck:
+ * the stroke runs on through the ring. Returns the flattened copy and the number of specks.
+ */
+function despeckle(gray: Uint8Array, W: number, H: number, contrast: number): { gray: Uint8Array; specks: number } {
+  const out = new Uint8Array(gray);
+  let specks = 0;
+  for (let y = 2; y < H - 2; y++)
+    for (let x = 2; x < W - 2; x++) {
+      const i = y * W + x;
+      const v = gray[i];
+      if (v < contrast || v < gray[i - 1] || v < gray[i + 1] || v < gray[i - W] || v < gray[i + W]) continue;
+      let ring = 0;
+      for (let d = -2; d <= 2; d++) ring = Math.max(ring, gray[i - 2 * W + d], gray[i + 2 * W + d], gray[i + d * W - 2], gray[i + d * W + 2]);
+      if (v - ring <= contrast) continue;
+      specks++;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (out[i + dy * W + dx] > ring) out[i + dy * W + dx] = ring;
+    }
+  return { gray: out, specks };
+}
+
+/** A speck of glitter on a reference stands this much above its ring (specks of a photo: PHOTO_SPECK_CONTRAST). */
+const REF_SPECK_CONTRAST = 30;
+const PHOTO_SPECK_CONTRAST = 20;
+/**
+ * A reference with at least this many specks is glitter enamel: the public set's glitter pins show 111
+ * to 630 (three more show 2 to 5, their glitter on metal of its own colour), the others at most 26.
+ */
+const GLITTER_SPECKS = 60;
 
 /** Half the width of the narrowest neck that still joins a part to the pin (reference pixels). */
 const NECK = 11;
@@ -369,10 +408,15 @@ export interface DetailOutcome {
 
 /** Warps the photo onto the reference (and under a moving part's own motion) and checks it in detail. */
 export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
-  const w = warpToReference(cv, t.gray, t.width, t.height, t.H, t.ref);
+  const w = flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, t.H, t.ref), t.ref);
   const second = secondaryMotion(cv, t.leftover, t.H);
-  const alt = second ? { ...warpToReference(cv, t.gray, t.width, t.height, second.H, t.ref), region: second.region } : undefined;
+  const alt = second ? { ...flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
   return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt) };
+}
+
+/** The photo warped onto a glitter reference with its own specks flattened, as the reference's are. */
+function flattenGlitter<T extends { warped: Uint8Array }>(w: T, ref: ReferenceDetail): T {
+  return ref.glitter ? { ...w, warped: despeckle(w.warped, ref.width, ref.height, PHOTO_SPECK_CONTRAST).gray } : w;
 }
 
 /**
