@@ -98,6 +98,24 @@ describe('visual engine', () => {
     expect(decade.candidates[0]?.pinId).toBe('eagles');
   });
 
+  it('names the pin when a blot hides a digit inside its year and the catalogue holds its design with another team name, not with another year', async () => {
+    // one spoiled letter inside a line is the pin's own damage; but a look-alike of another year at the
+    // same place may be what the photo shows, its deciding digit missed by the letters. A look-alike
+    // that prints another team name (five letters of six otherwise) is told apart by the name itself
+    const blotted = await blot(await pinArtwork(31, 'EAGLES', 2019), 244, 128, 10, 12);
+    for (const [rival, team, year] of [['bisons', 'BISONS', 2019], ['eagles-2018', 'EAGLES', 2018]] as const) {
+      const pair = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+      for (const [pinId, picture] of [['eagles', await pinArtwork(31, 'EAGLES', 2019)], [rival, await pinArtwork(31, team, year)]] as const) {
+        refs.set(pinId, picture);
+        pair.add({ imageId: pinId, pinId, features: await extractFeatures(picture) });
+      }
+      const result = await pair.match(await phonePhoto(blotted, { rotate: 14, size: 340 }));
+      if (rival === 'bisons') expect(result.best?.pinId).toBe('eagles');
+      else expect(result.best).toBeNull();
+      expect(result.candidates.map((c) => c.pinId).sort()).toEqual([rival, 'eagles'].sort());
+    }
+  });
+
   it('does not pass another team name off as the catalogue pin in an overexposed photo either', async () => {
     // the lettering printed on saturated enamel must still be compared, not left out as glare
     const overexposed = async (team: string) =>

@@ -813,19 +813,7 @@ export function letterDuel(
   const W = refA.width, H = refA.height;
   const k = Math.max(0, BLUR_SIGMAS.indexOf(sigma));
   const rA = blurredRef(cv, refA, k);
-  const src = new cv.Mat(refB.height, refB.width, cv.CV_8UC1);
-  const out = new cv.Mat();
-  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, hBA);
-  let rB: Uint8Array;
-  try {
-    src.data.set(blurredRef(cv, refB, k));
-    cv.warpPerspective(src, out, Hm, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
-    rB = new Uint8Array(out.data);
-  } finally {
-    src.delete();
-    out.delete();
-    Hm.delete();
-  }
+  const rB = refInto(cv, refA, refB, hBA, k);
   let letters = 0, score = 0, sumA = 0;
   const same: number[] = [];
   for (const glyph of refA.glyphs) {
@@ -848,6 +836,39 @@ export function letterDuel(
   }
   same.sort((p, q) => p - q);
   return { letters, score, meanA: letters ? sumA / letters : 0, alike: same.length ? same[same.length >> 1] : -1 };
+}
+
+/** B's reference, blurred with BLUR_SIGMAS[k], brought into A's frame (hBA: B -> A, reference pixels). */
+function refInto(cv: CV, refA: ReferenceDetail, refB: ReferenceDetail, hBA: number[], k: number): Uint8Array {
+  const src = new cv.Mat(refB.height, refB.width, cv.CV_8UC1);
+  const out = new cv.Mat();
+  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, hBA);
+  try {
+    src.data.set(blurredRef(cv, refB, k));
+    cv.warpPerspective(src, out, Hm, new cv.Size(refA.width, refA.height), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    return new Uint8Array(out.data);
+  } finally {
+    src.delete();
+    out.delete();
+    Hm.delete();
+  }
+}
+
+/**
+ * How many letters of reference A its look-alike B prints otherwise (hBA: B -> A, reference pixels),
+ * both a little blurred so that a pixel of misalignment does not count: a year or an age group differs
+ * in one or two, another team name in more.
+ */
+export function lettersUnlike(cv: CV, refA: ReferenceDetail, refB: ReferenceDetail, hBA: number[]): number {
+  const W = refA.width, H = refA.height;
+  const rA = blurredRef(cv, refA, 1);
+  const rB = refInto(cv, refA, refB, hBA, 1);
+  let unlike = 0;
+  for (const glyph of refA.glyphs) {
+    const box = letterBox(glyph, W, H);
+    if (box && boxNcc(rB, rA, W, H, box[0], box[1], box[2], box[3], 2) < DUEL_SAME_LETTER) unlike++;
+  }
+  return unlike;
 }
 
 /** Median shift of the close tiles within two tiles of t, when at least three agree enough to say. */

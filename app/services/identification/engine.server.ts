@@ -37,6 +37,7 @@ import {
   decodeLayout,
   letterDuel,
   makeReferenceDetail,
+  lettersUnlike,
   pinMask,
   referenceLayout,
   runDetail,
@@ -173,6 +174,12 @@ const DETAIL_VETO_CLUSTER = 20;
 // last digits of a line: lineEndLetters); one letter that differs inside a line is glare, a speck or a
 // dangler's swing on the catalogue pin
 const LETTERS_VETO = 2;
+/**
+ * Look-alikes that print at most this many letters otherwise (lettersUnlike) differ in a year or an age
+ * group, not a team name: on the public set, years of one design differ in 0 to 4 (a digit a pixel off
+ * counts too), team names in 5 to 29 where their letters are found (0 to 2 where few are).
+ */
+const YEAR_LETTERS = 4;
 // a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
 // the colour check also accepts the residual of the pin's best 75% of pixels
 const HIGHLIGHT_SHARE = 0.01;
@@ -746,10 +753,13 @@ export class VisualIndex {
       // likely another team name or year of the same design, which is not in the catalogue
       if (d && detailVetoes(d)) return noMatch();
       // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
-      // same design: the references align) was found at its place: between years of one design, it may
-      // be the digit that tells them apart (each pair is looked up the way its duel aligned it)
-      const sameDesign = (o: Verified) => !!(plausible.indexOf(o) < plausible.indexOf(winner) ? lookAlikeOf(o, winner) : lookAlikeOf(winner, o));
-      if (d && d.wrongLetters > 0 && plausible.some((o) => o !== winner && samePlace(o, winner) && sameDesign(o))) return noMatch();
+      // same design: the references align) that differs from it in a year or an age group was found at
+      // its place: between years of one design, it may be the digit that tells them apart. A look-alike
+      // that prints another team name differs in more letters than YEAR_LETTERS, and those the photo
+      // shows as the pin's own. (Each pair is looked up the way its duel aligned it.)
+      if (d && d.wrongLetters > 0) {
+        for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await this.yearApart(cv, o, winner, plausible, lookAlikeOf))) return noMatch();
+      }
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
@@ -782,6 +792,20 @@ export class VisualIndex {
       }
     }
     return result;
+  }
+
+  /**
+   * Whether look-alike `o` is the same design as `winner` and prints at most YEAR_LETTERS of its letters
+   * otherwise (another year or age group; not another team name). The pair is aligned the way its duel
+   * aligned it (the earlier of the two in `plausible` first); when a reference cannot be read, it counts
+   * as a year apart.
+   */
+  private async yearApart<V extends { e: Entry }>(cv: CV, o: V, winner: V, plausible: V[], lookAlikeOf: (a: V, b: V) => number[] | null): Promise<boolean> {
+    const [a, b] = plausible.indexOf(o) < plausible.indexOf(winner) ? [o, winner] : [winner, o];
+    const hBA = lookAlikeOf(a, b);
+    if (!hBA) return false;
+    const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
+    return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
   }
 
   /**
