@@ -147,7 +147,9 @@ function despeckle(gray: Uint8Array, W: number, H: number, contrast: number): { 
     for (let x = 2; x < W - 2; x++) {
       const i = y * W + x;
       const v = gray[i];
-      if (v < contrast || v < gray[i - 1] || v < gray[i + 1] || v < gray[i - W] || v < gray[i + W]) continue;
+      const below = v - contrast; // every pixel of the ring stays under it
+      if (gray[i - 2] >= below || gray[i + 2] >= below || gray[i - 2 * W] >= below || gray[i + 2 * W] >= below) continue;
+      if (v < gray[i - 1] || v < gray[i + 1] || v < gray[i - W] || v < gray[i + W]) continue;
       let ring = 0;
       for (let d = -2; d <= 2; d++) ring = Math.max(ring, gray[i - 2 * W + d], gray[i + 2 * W + d], gray[i + d * W - 2], gray[i + d * W + 2]);
       if (v - ring <= contrast) continue;
