@@ -25,7 +25,7 @@ export interface ReferenceDetail extends Gray, ReferenceLayout {
   half?: Gray;
   /** the pin was cut out of a phone photo (added from a photo that found no match): see comparedPixels, chooseBlur */
   photo?: boolean;
-  /** glitter enamel: `gray` is the reference with its specks of glitter flattened, and so is every photo compared with it (see despeckle) */
+  /** glitter enamel: `gray` is the reference with its specks of glitter flattened, and so is every photo compared with it (see specks) */
   glitter?: boolean;
 }
 
@@ -126,9 +126,10 @@ function maskArea(mask: Uint8Array): number {
 
 /** A reference prepared for the detail check: its grayscale (`gray`, at REF_SIDE) and its layout. */
 export function makeReferenceDetail(gray: Uint8Array, width: number, height: number, layout: ReferenceLayout): ReferenceDetail {
-  const flat = despeckle(gray, width, height, REF_SPECK_CONTRAST);
-  const glitter = flat.specks >= GLITTER_SPECKS;
-  return { width, height, gray: glitter ? flat.gray : gray, blurred: [], ...layout, glitter };
+  // counted first, and flattened only on a glitter pin: a copy of every reference decoded (240 KB) is
+  // garbage for the collector
+  const glitter = specks(gray, width, height, REF_SPECK_CONTRAST, null) >= GLITTER_SPECKS;
+  return { width, height, gray: glitter ? despeckled(gray, width, height, REF_SPECK_CONTRAST) : gray, blurred: [], ...layout, glitter };
 }
 
 /**
@@ -136,13 +137,12 @@ export function makeReferenceDetail(gray: Uint8Array, width: number, height: num
  * carry them at the same places: on the public set's glitter banners a tile of lettering with specks
  * around it correlated below CLOSE_NCC with the right pin's reference, and the patch of such tiles
  * refused the pin as another team name would. A speck is a pixel brighter by `contrast` than every
- * pixel two away from it (the ring of its 5 x 5 block), and at least as bright as its four neighbours;
- * its 3 x 3 block is brought down to the ring's brightest. A letter's stroke or corner is not a speck:
- * the stroke runs on through the ring. Returns the flattened copy and the number of specks.
+ * pixel two away from it (the ring of its 5 x 5 block), and at least as bright as its four neighbours.
+ * A letter's stroke or corner is not a speck: the stroke runs on through the ring. Returns how many
+ * there are; with `flat` (a copy of `gray`), brings each speck's 3 x 3 block down to its ring's brightest there.
  */
-function despeckle(gray: Uint8Array, W: number, H: number, contrast: number): { gray: Uint8Array; specks: number } {
-  const out = new Uint8Array(gray);
-  let specks = 0;
+function specks(gray: Uint8Array, W: number, H: number, contrast: number, flat: Uint8Array | null): number {
+  let count = 0;
   for (let y = 2; y < H - 2; y++)
     for (let x = 2; x < W - 2; x++) {
       const i = y * W + x;
@@ -153,10 +153,17 @@ function despeckle(gray: Uint8Array, W: number, H: number, contrast: number): { 
       let ring = 0;
       for (let d = -2; d <= 2; d++) ring = Math.max(ring, gray[i - 2 * W + d], gray[i + 2 * W + d], gray[i + d * W - 2], gray[i + d * W + 2]);
       if (v - ring <= contrast) continue;
-      specks++;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (out[i + dy * W + dx] > ring) out[i + dy * W + dx] = ring;
+      count++;
+      if (flat) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (flat[i + dy * W + dx] > ring) flat[i + dy * W + dx] = ring;
     }
-  return { gray: out, specks };
+  return count;
+}
+
+/** A copy of `gray` with its specks flattened (see specks). */
+function despeckled(gray: Uint8Array, W: number, H: number, contrast: number): Uint8Array {
+  const flat = new Uint8Array(gray);
+  specks(gray, W, H, contrast, flat);
+  return flat;
 }
 
 /** A speck of glitter on a reference stands this much above its ring (specks of a photo: PHOTO_SPECK_CONTRAST). */
@@ -418,7 +425,7 @@ export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
 
 /** The photo warped onto a glitter reference with its own specks flattened, as the reference's are. */
 function flattenGlitter<T extends { warped: Uint8Array }>(w: T, ref: ReferenceDetail): T {
-  return ref.glitter ? { ...w, warped: despeckle(w.warped, ref.width, ref.height, PHOTO_SPECK_CONTRAST).gray } : w;
+  return ref.glitter ? { ...w, warped: despeckled(w.warped, ref.width, ref.height, PHOTO_SPECK_CONTRAST) } : w;
 }
 
 /**
