@@ -865,8 +865,8 @@ function refInto(cv: CV, refA: ReferenceDetail, refB: ReferenceDetail, hBA: numb
 
 /**
  * How many letters of reference A its look-alike B prints otherwise (hBA: B -> A, reference pixels),
- * both a little blurred so that a pixel of misalignment does not count: a year or an age group differs
- * in one or two, another team name in more.
+ * both a little blurred so that a pixel of misalignment counts less: a year or an age group differs in
+ * a few (up to four on the public set, a digit a pixel off counting too), another team name in more.
  */
 export function lettersUnlike(cv: CV, refA: ReferenceDetail, refB: ReferenceDetail, hBA: number[]): number {
   const W = refA.width, H = refA.height;
