@@ -765,11 +765,16 @@ function atLineEnd(glyph: number[], glyphs: number[][]): boolean {
   const [x, y, , h] = glyph;
   let line = 0, after = 0;
   for (const g of glyphs) {
-    if (Math.abs(g[1] - y) > LETTER_ROW_SLACK || Math.abs(g[3] - h) > LETTER_ROW_SLACK) continue;
+    if (!sameRow(g[1], g[3], y, h)) continue;
     line++;
     if (g[0] > x) after++;
   }
   return line >= 2 && after < 2;
+}
+
+/** Two letters (their tops and heights, or their boxes') stand in one row of lettering. */
+function sameRow(topA: number, heightA: number, topB: number, heightB: number): boolean {
+  return Math.abs(topA - topB) <= LETTER_ROW_SLACK && Math.abs(heightA - heightB) <= LETTER_ROW_SLACK;
 }
 
 /**
@@ -783,7 +788,7 @@ function belowRow(
   if (l.light > LETTER_LIGHT_PEERS || letters.length < LETTER_PEERS) return false;
   const others = letters.filter((m) => m !== l);
   if (l.ncc >= median(others.map((m) => m.ncc)) - LETTER_BELOW_ROW) return false;
-  const row = others.filter((m) => Math.abs(m.y0 - l.y0) <= LETTER_ROW_SLACK && Math.abs(m.bh - l.bh) <= LETTER_ROW_SLACK);
+  const row = others.filter((m) => sameRow(m.y0, m.bh, l.y0, l.bh));
   if (row.length < 2) return false;
   return l.ncc < median(row.map((m) => m.ncc)) - LETTER_BELOW_ROW && median(row.map((m) => m.light)) <= LETTER_ROW_LIGHT;
 }

@@ -757,8 +757,16 @@ export class VisualIndex {
       // its place: between years of one design, it may be the digit that tells them apart. A look-alike
       // that prints another team name differs in more letters than YEAR_LETTERS, and those the photo
       // shows as the pin's own. (Each pair is looked up the way its duel aligned it.)
+      // (when a reference cannot be read, the look-alike counts as a year apart)
+      const yearApart = async (o: Verified): Promise<boolean> => {
+        const [a, b] = plausible.indexOf(o) < plausible.indexOf(winner) ? [o, winner] : [winner, o];
+        const hBA = lookAlikeOf(a, b);
+        if (!hBA) return false;
+        const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
+        return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
+      };
       if (d && d.wrongLetters > 0) {
-        for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await this.yearApart(cv, o, winner, plausible, lookAlikeOf))) return noMatch();
+        for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await yearApart(o))) return noMatch();
       }
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
@@ -792,20 +800,6 @@ export class VisualIndex {
       }
     }
     return result;
-  }
-
-  /**
-   * Whether look-alike `o` is the same design as `winner` and prints at most YEAR_LETTERS of its letters
-   * otherwise (another year or age group; not another team name). The pair is aligned the way its duel
-   * aligned it (the earlier of the two in `plausible` first); when a reference cannot be read, it counts
-   * as a year apart.
-   */
-  private async yearApart<V extends { e: Entry }>(cv: CV, o: V, winner: V, plausible: V[], lookAlikeOf: (a: V, b: V) => number[] | null): Promise<boolean> {
-    const [a, b] = plausible.indexOf(o) < plausible.indexOf(winner) ? [o, winner] : [winner, o];
-    const hBA = lookAlikeOf(a, b);
-    if (!hBA) return false;
-    const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
-    return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
   }
 
   /**
