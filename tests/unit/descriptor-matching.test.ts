@@ -9,7 +9,7 @@
  * added since the lists were built.
  */
 import { describe, expect, it } from 'vitest';
-import { assembleHammingKernel, hammingModuleSource } from '~/cli/build-hamming-wasm';
+import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
 import { HAMMING_WASM } from '~/services/identification/hamming-wasm';
 import { mulberry32 } from '~/utils/random';
 import { buildPostings, DescriptorChunks, NO_WORD, popcnt, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from '~/services/identification/vocab.server';
@@ -88,9 +88,9 @@ describe('ratio-tested descriptor matching', () => {
   });
 
   it('runs the kernel assembled from its text', async () => {
-    const bytes = await assembleHammingKernel();
-    expect(Buffer.from(HAMMING_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm:hamming').toBe(true);
-    expect(hammingModuleSource(bytes)).toContain(HAMMING_WASM);
+    const bytes = await assembleKernel('hamming');
+    expect(Buffer.from(HAMMING_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
+    expect(kernelModuleSource('hamming', bytes)).toContain(HAMMING_WASM);
   });
 });
 

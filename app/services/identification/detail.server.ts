@@ -7,6 +7,7 @@
 // misalignment. Glare (saturated photo pixels where the reference is not white) is left out, so a
 // reflection does not count against the right pin. A spinner or dangler that has moved since the
 // reference was taken is given a second chance under its own motion (found by the matcher).
+import { gaussianBlur } from "./blur.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
 import { secondaryMotion, type Correspondences } from "./geometry.server";
@@ -267,22 +268,7 @@ export function hangingParts(cv: CV, shape: Uint8Array, W: number, H: number): H
 
 /** The image blurred with BLUR_SIGMAS[k] (scaled by `scale`, for the half-size copy), cached on it. */
 function blurredRef(cv: CV, ref: Gray, k: number, scale = 1): Uint8Array {
-  return (ref.blurred[k] ??= blurGray(cv, ref.gray, ref.width, ref.height, BLUR_SIGMAS[k] * scale));
-}
-
-/** A grayscale image blurred with a Gaussian of `sigma` (itself for 0). */
-function blurGray(cv: CV, gray: Uint8Array, W: number, H: number, sigma: number): Uint8Array {
-  if (sigma === 0) return gray;
-  const src = new cv.Mat(H, W, cv.CV_8UC1);
-  const dst = new cv.Mat();
-  try {
-    src.data.set(gray);
-    cv.GaussianBlur(src, dst, new cv.Size(0, 0), sigma, sigma, cv.BORDER_REPLICATE);
-    return new Uint8Array(dst.data);
-  } finally {
-    src.delete();
-    dst.delete();
-  }
+  return (ref.blurred[k] ??= gaussianBlur(cv, ref.gray, ref.width, ref.height, BLUR_SIGMAS[k] * scale));
 }
 
 /** A grayscale image at half size (2x2 averages; an odd last row or column is dropped). */
@@ -354,7 +340,7 @@ function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceD
   let photoK = 0;
   if (ref.photo && bestK === 0)
     for (let k = 1; k < BLUR_SIGMAS.length; k++) {
-      const sum = score(blurGray(cv, q, w, h, BLUR_SIGMAS[k] * HALF_SIGMA), half.gray);
+      const sum = score(gaussianBlur(cv, q, w, h, BLUR_SIGMAS[k] * HALF_SIGMA), half.gray);
       if (sum > bestScore) {
         bestScore = sum;
         photoK = k;
@@ -480,7 +466,7 @@ export function detailCheck(
   const blur = chooseBlur(cv, photo, use, ref);
   const bestK = blur.ref;
   // the photo as compared: blurred to the reference's sharpness when that is the blurrier (a photo-cut reference)
-  const warped = blurGray(cv, photo, W, Hh, BLUR_SIGMAS[blur.photo]);
+  const warped = gaussianBlur(cv, photo, W, Hh, BLUR_SIGMAS[blur.photo]);
   const r = blurredRef(cv, ref, bestK);
   const cols = Math.floor(W / TILE), rows = Math.floor(Hh / TILE);
   const ncc = new Float32Array(cols * rows).fill(NaN);
