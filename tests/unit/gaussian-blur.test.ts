@@ -1,8 +1,10 @@
 /**
- * The detail check's Gaussian blur runs in WebAssembly SIMD (blur.wat, committed assembled in
- * blur-wasm.ts) in place of OpenCV's, which has no SIMD in its WebAssembly build. It must give OpenCV's
- * bytes exactly, so that no answer of the engine changes: at every sigma the detail check uses (full
- * and half size), on image sizes that are and are not a multiple of its eight lanes, down to one pixel.
+ * The engine's Gaussian blurs run in WebAssembly SIMD (blur.wat, committed assembled in blur-wasm.ts)
+ * in place of OpenCV's, which has no SIMD in its WebAssembly build. They must give OpenCV's bytes
+ * exactly, so that no answer of the engine changes: at every sigma the detail check uses (full and half
+ * size, grayscale, replicated border) and at the colour check's (5 x 5, sigma 1.2, three channels, the
+ * border mirrored as OpenCV's default does), on image sizes that are and are not a multiple of its eight
+ * lanes, down to one pixel.
  */
 import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
@@ -11,12 +13,12 @@ import { gaussianBlur, gaussianTaps } from '~/services/identification/blur.serve
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
 
-function openCvBlur(cv: CV, gray: Uint8Array, W: number, H: number, sigma: number): Uint8Array {
-  const src = new cv.Mat(H, W, cv.CV_8UC1);
+function openCvBlur(cv: CV, pixels: Uint8Array, W: number, H: number, sigma: number, channels = 1, size = 0, reflect = false): Uint8Array {
+  const src = new cv.Mat(H, W, channels === 3 ? cv.CV_8UC3 : cv.CV_8UC1);
   const dst = new cv.Mat();
   try {
-    src.data.set(gray);
-    cv.GaussianBlur(src, dst, new cv.Size(0, 0), sigma, sigma, cv.BORDER_REPLICATE);
+    src.data.set(pixels);
+    cv.GaussianBlur(src, dst, new cv.Size(size, size), sigma, sigma, reflect ? cv.BORDER_REFLECT_101 : cv.BORDER_REPLICATE);
     return new Uint8Array(dst.data);
   } finally {
     src.delete();
@@ -25,11 +27,11 @@ function openCvBlur(cv: CV, gray: Uint8Array, W: number, H: number, sigma: numbe
 }
 
 /** Noise, flat runs and hard edges: every tap and the rounding are exercised. */
-function testImage(W: number, H: number, seed: number): Uint8Array {
+function testImage(W: number, H: number, seed: number, channels = 1): Uint8Array {
   const rnd = mulberry32(seed);
-  const out = new Uint8Array(W * H);
+  const out = new Uint8Array(W * H * channels);
   for (let i = 0; i < out.length; i++) {
-    const x = i % W, y = Math.floor(i / W);
+    const x = Math.floor(i / channels) % W, y = Math.floor(i / channels / W);
     out[i] = rnd() < 0.4 ? Math.floor(rnd() * 256) : (x >> 3) % 2 === (y >> 3) % 2 ? 255 : 0;
   }
   return out;
@@ -53,6 +55,26 @@ describe('Gaussian blur (WebAssembly)', () => {
         expect(differ, `sigma ${sigma}, ${W} x ${H}`).toBe(0);
         expect(ours.length).toBe(W * H);
       }
+  });
+
+  it("gives OpenCV's bytes for the colour check's three channels, with either border", async () => {
+    const cv = await getCV();
+    let seed = 500;
+    for (const reflect of [true, false])
+      for (const [W, H] of sizes) {
+        const rgb = testImage(W, H, seed++, 3);
+        const ours = gaussianBlur(cv, rgb, W, H, 1.2, { channels: 3, size: 5, border: reflect ? 'reflect101' : 'replicate' });
+        const theirs = openCvBlur(cv, rgb, W, H, 1.2, 3, 5, reflect);
+        let differ = 0;
+        for (let i = 0; i < theirs.length; i++) if (ours[i] !== theirs[i]) differ++;
+        expect(differ, `${W} x ${H}, ${reflect ? 'mirrored' : 'replicated'}`).toBe(0);
+        expect(ours.length).toBe(W * H * 3);
+      }
+    // and a grayscale image mirrored at its border
+    for (const sigma of [1, 4]) {
+      const gray = testImage(300, 200, seed++);
+      expect(gaussianBlur(cv, gray, 300, 200, sigma, { border: 'reflect101' })).toEqual(openCvBlur(cv, gray, 300, 200, sigma, 1, 0, true));
+    }
   });
 
   it('reads taps that sum to 256 and leaves a sigma of 0 alone', async () => {

@@ -1,12 +1,12 @@
-// The detail check's Gaussian blur (`blur.wat`): byte for byte OpenCV's GaussianBlur of an 8-bit
-// grayscale image with a replicated border, in WebAssembly SIMD. OpenCV's build for WebAssembly has no
-// SIMD, and its blur was about 40% of a detail check (4 ms at sigma 1, 15 ms at sigma 4 on a 512 px
-// reference); the same integers eight lanes at a time take a fraction of that.
+// The engine's Gaussian blurs (`blur.wat`): byte for byte OpenCV's GaussianBlur of an 8-bit image with a
+// replicated border, in WebAssembly SIMD. OpenCV's build for WebAssembly has no SIMD: its blur was
+// about 40% of a detail check (4 ms at sigma 1, 15 ms at sigma 4 on a 512 px reference) and a quarter
+// of the colour check; the same integers eight lanes at a time take a fifth to a seventh of that.
 import { BLUR_WASM } from "./blur-wasm";
 import type { CV } from "./opencv.server";
 
 interface BlurExports {
-  blur(src: number, dst: number, rows: number, line: number, taps: number, n: number, w: number, h: number): void;
+  blur(src: number, dst: number, rows: number, line: number, taps: number, n: number, w: number, h: number, c: number, reflect: number): void;
 }
 
 const PAGE = 65536;
@@ -32,24 +32,25 @@ function kernelSize(sigma: number): number {
   return Math.round(sigma * 3 * 2 + 1) | 1;
 }
 
-const tapsBySigma = new Map<number, number[]>();
+const tapsBySize = new Map<string, number[]>();
 
 /**
- * OpenCV's fixed-point taps for a sigma (integers summing to 256), read from its own blur of a vertical
- * line of 255s: a tap t comes back as round(255 t / 256), which is t itself for t <= 128; the one tap
- * that can be larger, the centre, is what the others leave of 256. The taps that are 0 at the ends
- * are dropped.
+ * OpenCV's fixed-point taps for a sigma and kernel size (integers summing to 256), read from its own
+ * blur of a vertical line of 255s: a tap t comes back as round(255 t / 256), which is t itself for
+ * t <= 128; the one tap that can be larger, the centre, is what the others leave of 256. The taps that
+ * are 0 at the ends are dropped.
  */
-export function gaussianTaps(cv: CV, sigma: number): number[] {
-  let taps = tapsBySigma.get(sigma);
+export function gaussianTaps(cv: CV, sigma: number, n = kernelSize(sigma)): number[] {
+  const key = `${sigma}/${n}`;
+  let taps = tapsBySize.get(key);
   if (taps) return taps;
-  const n = kernelSize(sigma), r = n >> 1;
+  const r = n >> 1;
   const W = 2 * n + 1, H = 3, centre = n;
   const src = new cv.Mat(H, W, cv.CV_8UC1, new cv.Scalar(0));
   const dst = new cv.Mat();
   try {
     for (let y = 0; y < H; y++) src.data[y * W + centre] = 255;
-    cv.GaussianBlur(src, dst, new cv.Size(0, 0), sigma, sigma, cv.BORDER_REPLICATE);
+    cv.GaussianBlur(src, dst, new cv.Size(n, n), sigma, sigma, cv.BORDER_REPLICATE);
     const read: number[] = [];
     for (let i = -r; i <= r; i++) read.push(dst.data[W + centre + i]);
     read[r] += 256 - read.reduce((a, b) => a + b, 0);
@@ -60,28 +61,58 @@ export function gaussianTaps(cv: CV, sigma: number): number[] {
     src.delete();
     dst.delete();
   }
-  tapsBySigma.set(sigma, taps);
+  tapsBySize.set(key, taps);
   return taps;
 }
 
-/** The W x H grayscale image blurred with a Gaussian of `sigma`: OpenCV's bytes (itself for 0). */
-export function gaussianBlur(cv: CV, gray: Uint8Array, W: number, H: number, sigma: number): Uint8Array {
-  if (sigma === 0) return gray;
-  const taps = gaussianTaps(cv, sigma);
+export interface BlurOptions {
+  /** interleaved channels (1: grayscale, 3: RGB) */
+  channels?: number;
+  /** the kernel's size (OpenCV's for the sigma when left out) */
+  size?: number;
+  /** OpenCV's BORDER_REPLICATE (the default here) or BORDER_REFLECT_101 (OpenCV's own default) */
+  border?: "replicate" | "reflect101";
+}
+
+/**
+ * The W x H image blurred with a Gaussian of `sigma`: OpenCV's bytes (the image itself for a sigma of 0).
+ * An image no larger than the kernel's radius, mirrored at its border, is left to OpenCV (a mirror of a
+ * mirror), as it never is in the engine.
+ */
+export function gaussianBlur(cv: CV, pixels: Uint8Array, W: number, H: number, sigma: number, opts: BlurOptions = {}): Uint8Array {
+  if (sigma === 0) return pixels;
+  const { channels = 1, size, border = "replicate" } = opts;
+  const taps = gaussianTaps(cv, sigma, size);
   const n = taps.length;
+  const reflect = border === "reflect101";
+  if (reflect && Math.min(W, H) <= n >> 1) return openCvBlur(cv, pixels, W, H, sigma, channels, size ?? kernelSize(sigma));
+  const bytes = W * H * channels;
   const { memory, blur } = blurKernel();
   const align = (v: number) => (v + 15) & ~15;
   const tapsAt = 0;
   const srcAt = align(tapsAt + n * 16);
-  const dstAt = align(srcAt + W * H + 16);
-  const rowsAt = align(dstAt + W * H + 16);
-  const lineAt = align(rowsAt + 2 * W * H + 32);
-  const end = lineAt + W + n + 32;
+  const dstAt = align(srcAt + bytes + 16);
+  const rowsAt = align(dstAt + bytes + 16);
+  const lineAt = align(rowsAt + 2 * bytes + 32);
+  const end = lineAt + (W + n + 16) * channels + 16;
   if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE));
-  const bytes = new Uint8Array(memory.buffer);
+  const heap = new Uint8Array(memory.buffer);
   const lanes = new Int16Array(memory.buffer, tapsAt, n * 8);
   for (let i = 0; i < n; i++) lanes.fill(taps[i], i * 8, i * 8 + 8);
-  bytes.set(gray, srcAt);
-  blur(srcAt, dstAt, rowsAt, lineAt, tapsAt, n, W, H);
-  return bytes.slice(dstAt, dstAt + W * H);
+  heap.set(pixels.subarray(0, bytes), srcAt);
+  blur(srcAt, dstAt, rowsAt, lineAt, tapsAt, n, W, H, channels, reflect ? 1 : 0);
+  return heap.slice(dstAt, dstAt + bytes);
+}
+
+function openCvBlur(cv: CV, pixels: Uint8Array, W: number, H: number, sigma: number, channels: number, size: number): Uint8Array {
+  const src = new cv.Mat(H, W, channels === 3 ? cv.CV_8UC3 : channels === 4 ? cv.CV_8UC4 : cv.CV_8UC1);
+  const dst = new cv.Mat();
+  try {
+    src.data.set(pixels.subarray(0, W * H * channels));
+    cv.GaussianBlur(src, dst, new cv.Size(size, size), sigma, sigma, cv.BORDER_REFLECT_101);
+    return new Uint8Array(dst.data);
+  } finally {
+    src.delete();
+    dst.delete();
+  }
 }

@@ -1,39 +1,64 @@
-;; The detail check's Gaussian blur of a grayscale image in WebAssembly SIMD, byte for byte OpenCV's
-;; (`cv.GaussianBlur` of an 8-bit image, replicated border). For 8-bit images OpenCV blurs in fixed
-;; point, exactly and the same on every platform: a kernel of integer taps that sum to 256, applied
-;; along the rows (the products and sums exact in 16 bits), then along the columns (exact in 32 bits),
-;; rounded once at the end: (sum + 32768) >> 16. The same integers in eight lanes at a time give the
-;; same bytes, several times sooner than OpenCV's build for WebAssembly, which has no SIMD.
+;; The engine's Gaussian blurs in WebAssembly SIMD, byte for byte OpenCV's (`cv.GaussianBlur` of an 8-bit
+;; image, replicated border): the detail check's of a grayscale image and the colour check's of a colour
+;; one. For 8-bit images OpenCV blurs in fixed point, exactly and the same on every platform: a kernel of
+;; integer taps that sum to 256, applied along the rows (the products and sums exact in 16 bits), then
+;; along the columns (exact in 32 bits), rounded once at the end: (sum + 32768) >> 16. The same integers
+;; in eight lanes at a time give the same bytes, several times sooner than OpenCV's build for
+;; WebAssembly, which has no SIMD. The channels of a colour image are interleaved: a lane's taps along
+;; the row lie $c bytes apart, so each lane stays in its channel. The border is replicated ($reflect 0:
+;; OpenCV's BORDER_REPLICATE) or mirrored about the edge pixel ($reflect 1: BORDER_REFLECT_101, OpenCV's
+;; default), for images larger than the kernel's radius.
 ;; `npm run wasm` assembles it (wabt) into blur-wasm.ts; a unit test checks the two agree.
 (module
   ;; shared: growing it never detaches a buffer that JavaScript views
   (import "env" "memory" (memory 0 65536 shared))
-  ;; Blurs the $w x $h image at $src into $dst. $taps holds the $n taps (odd $n), each as eight i16
-  ;; lanes (16 bytes); $rows is scratch for the row pass (2 bytes a pixel, and 16 more), $line
-  ;; scratch for one row with its replicated border ($w + $n + 16 bytes). $dst needs 8 bytes more
-  ;; than the image: a row's last lanes are written past its end (the next row then overwrites them).
+;; Blurs the $w x $h image of $c interleaved channels at $src into $dst. $taps holds the $n taps
+  ;; (odd $n), each as eight i16 lanes (16 bytes); $rows is scratch for the row pass (2 bytes a byte of
+  ;; the image, and 16 more), $line scratch for one row with its replicated border
+  ;; (($w + $n + 16) * $c bytes). $dst needs 8 bytes more than the image: a row's last lanes are
+  ;; written past its end (the next row then overwrites them).
   (func (export "blur") (param $src i32) (param $dst i32) (param $rows i32) (param $line i32)
-        (param $taps i32) (param $n i32) (param $w i32) (param $h i32)
+        (param $taps i32) (param $n i32) (param $w i32) (param $h i32) (param $c i32) (param $reflect i32)
     (local $r i32) (local $x i32) (local $y i32) (local $i i32) (local $yy i32)
     (local $acc v128) (local $lo v128) (local $hi v128) (local $v v128) (local $k v128)
-    (local $p i32) (local $q i32) (local $o i32)
+    (local $p i32) (local $q i32) (local $o i32) (local $wb i32) (local $rb i32) (local $e i32)
     (local.set $r (i32.shr_u (local.get $n) (i32.const 1)))
-    ;; along the rows: each row copied between its replicated ends, then eight pixels at a time
+    (local.set $wb (i32.mul (local.get $w) (local.get $c)))
+    (local.set $rb (i32.mul (local.get $r) (local.get $c)))
+    ;; along the rows: each row copied between its borders, then eight bytes at a time
     (local.set $y (i32.const 0))
     (block $rowsDone
       (loop $eachRow
         (br_if $rowsDone (i32.ge_u (local.get $y) (local.get $h)))
-        (local.set $p (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $w))))
-        (memory.fill (local.get $line) (i32.load8_u (local.get $p)) (local.get $r))
-        (memory.copy (i32.add (local.get $line) (local.get $r)) (local.get $p) (local.get $w))
-        (memory.fill (i32.add (local.get $line) (i32.add (local.get $r) (local.get $w)))
-          (i32.load8_u (i32.add (local.get $p) (i32.sub (local.get $w) (i32.const 1))))
-          (i32.add (local.get $r) (i32.const 16)))
-        (local.set $o (i32.add (local.get $rows) (i32.shl (i32.mul (local.get $y) (local.get $w)) (i32.const 1))))
+        (local.set $p (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $wb))))
+        ;; the border: r pixels before the row and r + 16 after it (the last lanes' reach)
+        (local.set $i (i32.const 0))
+        (block $padDone
+          (loop $pad
+            (br_if $padDone (i32.ge_u (local.get $i) (i32.add (local.get $r) (i32.const 16))))
+            (if (i32.lt_u (local.get $i) (local.get $r))
+              (then
+                ;; before: x = i - r, replicated (0) or mirrored (r - i)
+                (local.set $e (select (i32.sub (local.get $r) (local.get $i)) (i32.const 0) (local.get $reflect)))
+                (local.set $e (select (i32.sub (local.get $w) (i32.const 1)) (local.get $e)
+                  (i32.ge_s (local.get $e) (local.get $w))))
+                (memory.copy (i32.add (local.get $line) (i32.mul (local.get $i) (local.get $c)))
+                  (i32.add (local.get $p) (i32.mul (local.get $e) (local.get $c))) (local.get $c))))
+            ;; after: x = w + i, replicated (w - 1) or mirrored (w - 2 - i)
+            (local.set $e (select (i32.sub (i32.sub (local.get $w) (i32.const 2)) (local.get $i))
+              (i32.sub (local.get $w) (i32.const 1)) (local.get $reflect)))
+            (local.set $e (select (i32.const 0) (local.get $e) (i32.lt_s (local.get $e) (i32.const 0))))
+            (memory.copy
+              (i32.add (i32.add (local.get $line) (i32.add (local.get $rb) (local.get $wb))) (i32.mul (local.get $i) (local.get $c)))
+              (i32.add (local.get $p) (i32.mul (local.get $e) (local.get $c))) (local.get $c))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $pad)))
+        (memory.copy (i32.add (local.get $line) (local.get $rb)) (local.get $p) (local.get $wb))
+        (local.set $o (i32.add (local.get $rows) (i32.shl (i32.mul (local.get $y) (local.get $wb)) (i32.const 1))))
         (local.set $x (i32.const 0))
         (block $xDone
           (loop $eachX
-            (br_if $xDone (i32.ge_u (local.get $x) (local.get $w)))
+            (br_if $xDone (i32.ge_u (local.get $x) (local.get $wb)))
             (local.set $acc (v128.const i64x2 0 0))
             (local.set $q (i32.add (local.get $line) (local.get $x)))
             (local.set $i (i32.const 0))
@@ -41,8 +66,9 @@
               (loop $eachTap
                 (br_if $tapsDone (i32.ge_u (local.get $i) (local.get $n)))
                 (local.set $acc (i16x8.add (local.get $acc)
-                  (i16x8.mul (v128.load8x8_u (i32.add (local.get $q) (local.get $i)))
+                  (i16x8.mul (v128.load8x8_u (local.get $q))
                              (v128.load (i32.add (local.get $taps) (i32.shl (local.get $i) (i32.const 4)))))))
+                (local.set $q (i32.add (local.get $q) (local.get $c)))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
                 (br $eachTap)))
             (v128.store (i32.add (local.get $o) (i32.shl (local.get $x) (i32.const 1))) (local.get $acc))
@@ -50,29 +76,34 @@
             (br $eachX)))
         (local.set $y (i32.add (local.get $y) (i32.const 1)))
         (br $eachRow)))
-    ;; along the columns: eight pixels at a time, the rows above and below the image replicated
+    ;; along the columns: eight bytes at a time, the rows above and below the image replicated
     (local.set $y (i32.const 0))
     (block $colsDone
       (loop $eachOut
         (br_if $colsDone (i32.ge_u (local.get $y) (local.get $h)))
-        (local.set $o (i32.add (local.get $dst) (i32.mul (local.get $y) (local.get $w))))
+        (local.set $o (i32.add (local.get $dst) (i32.mul (local.get $y) (local.get $wb))))
         (local.set $x (i32.const 0))
         (block $xDone2
           (loop $eachX2
-            (br_if $xDone2 (i32.ge_u (local.get $x) (local.get $w)))
+            (br_if $xDone2 (i32.ge_u (local.get $x) (local.get $wb)))
             (local.set $lo (v128.const i64x2 0 0))
             (local.set $hi (v128.const i64x2 0 0))
             (local.set $i (i32.const 0))
             (block $tapsDone2
               (loop $eachTap2
                 (br_if $tapsDone2 (i32.ge_u (local.get $i) (local.get $n)))
-                ;; the row y + i - r, clamped to the image
+                ;; the row y + i - r: above the image, row 0 or its mirror; below it, row h - 1 or its mirror
                 (local.set $yy (i32.sub (i32.add (local.get $y) (local.get $i)) (local.get $r)))
+                (if (i32.lt_s (local.get $yy) (i32.const 0))
+                  (then (local.set $yy (select (i32.sub (i32.const 0) (local.get $yy)) (i32.const 0) (local.get $reflect)))))
+                (if (i32.ge_s (local.get $yy) (local.get $h))
+                  (then (local.set $yy (select (i32.sub (i32.sub (i32.shl (local.get $h) (i32.const 1)) (i32.const 2)) (local.get $yy))
+                    (i32.sub (local.get $h) (i32.const 1)) (local.get $reflect)))))
                 (local.set $yy (select (i32.const 0) (local.get $yy) (i32.lt_s (local.get $yy) (i32.const 0))))
                 (local.set $yy (select (i32.sub (local.get $h) (i32.const 1)) (local.get $yy)
                   (i32.ge_s (local.get $yy) (local.get $h))))
                 (local.set $v (v128.load (i32.add (local.get $rows)
-                  (i32.shl (i32.add (i32.mul (local.get $yy) (local.get $w)) (local.get $x)) (i32.const 1)))))
+                  (i32.shl (i32.add (i32.mul (local.get $yy) (local.get $wb)) (local.get $x)) (i32.const 1)))))
                 (local.set $k (v128.load (i32.add (local.get $taps) (i32.shl (local.get $i) (i32.const 4)))))
                 (local.set $lo (i32x4.add (local.get $lo) (i32x4.extmul_low_i16x8_u (local.get $v) (local.get $k))))
                 (local.set $hi (i32x4.add (local.get $hi) (i32x4.extmul_high_i16x8_u (local.get $v) (local.get $k))))

@@ -15,6 +15,7 @@
 //     of a spinner or dangler that has moved is compared under its own second motion
 //  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
+import { gaussianBlur } from "./blur.server";
 import {
   decodeFeatures,
   decodeReference,
@@ -1093,19 +1094,14 @@ function compareAligned(
   const Mm = cv.matFromArray(3, 3, cv.CV_64FC1, M);
   const warped = new cv.Mat();
   const valid = new cv.Mat();
-  const blurQ = new cv.Mat();
-  const refMat = new cv.Mat(Hh, W, cv.CV_8UC3);
-  refMat.data.set(thumb.data);
-  const blurR = new cv.Mat();
   const dsize = new cv.Size(W, Hh);
   try {
     cv.warpPerspective(qMat, warped, Mm, dsize, cv.INTER_AREA, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
     cv.warpPerspective(ones, valid, Mm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    const ksize = new cv.Size(5, 5);
-    cv.GaussianBlur(warped, blurQ, ksize, 1.2);
-    cv.GaussianBlur(refMat, blurR, ksize, 1.2);
+    // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
+    const soften = { channels: 3, size: 5, border: "reflect101" } as const;
     const n = W * Hh;
-    const qd = new Uint8Array(blurQ.data), rd = new Uint8Array(blurR.data);
+    const qd = gaussianBlur(cv, warped.data, W, Hh, 1.2, soften), rd = gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften);
     const vm = valid.data, hm = thumb.pin;
     const mask = new Uint8Array(n);
     let cnt = 0;
@@ -1195,9 +1191,6 @@ function compareAligned(
     Mm.delete();
     warped.delete();
     valid.delete();
-    blurQ.delete();
-    refMat.delete();
-    blurR.delete();
   }
 }
 
