@@ -16,7 +16,7 @@ import wabt from 'wabt';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../services/identification');
 
-export const KERNELS = ['hamming', 'blur'] as const;
+export const KERNELS = ['hamming', 'blur', 'ncc'] as const;
 export type KernelName = (typeof KERNELS)[number];
 
 /** A kernel's bytes, assembled from its text. */

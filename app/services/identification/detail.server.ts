@@ -8,6 +8,7 @@
 // reflection does not count against the right pin. A spinner or dangler that has moved since the
 // reference was taken is given a second chance under its own motion (found by the matcher).
 import { gaussianBlur } from "./blur.server";
+import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
 import { secondaryMotion, type Correspondences } from "./geometry.server";
@@ -909,36 +910,26 @@ function tileNcc(
   return boxNcc(warped, r, W, H, x0, y0, size, size, shift, ox, oy);
 }
 
-/** The same for a w x h box of the reference. */
+/**
+ * The same for a w x h box of the reference. The sums over the box at each shift are integers, counted
+ * in WebAssembly SIMD (`shiftSums`, ncc.wat); the correlation is computed from them here.
+ */
 function boxNcc(
   warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, w: number, h: number, shift: number, ox = 0, oy = 0,
 ): number {
   const T = w * h;
-  let rs = 0, rss = 0;
-  for (let y = y0; y < y0 + h; y++)
-    for (let x = x0; x < x0 + w; x++) {
-      const v = r[y * W + x];
-      rs += v;
-      rss += v * v;
-    }
-  const rm = rs / T;
-  const rv = rss / T - rm * rm;
+  // the shifts that keep the box inside the photo
+  const dy0 = Math.max(oy - shift, -y0), dy1 = Math.min(oy + shift, H - h - y0);
+  const dx0 = Math.max(ox - shift, -x0), dx1 = Math.min(ox + shift, W - w - x0);
+  if (dx0 > dx1 || dy0 > dy1) return -1;
+  const sums = shiftSums(warped, r, W, x0, y0, w, h, dx0, dx1, dy0, dy1);
+  const rm = sums[0] / T;
+  const rv = sums[1] / T - rm * rm;
   if (rv < 1) return -1;
   let best = -1;
-  for (let dy = oy - shift; dy <= oy + shift; dy++) {
-    if (y0 + dy < 0 || y0 + dy + h > H) continue;
-    for (let dx = ox - shift; dx <= ox + shift; dx++) {
-      if (x0 + dx < 0 || x0 + dx + w > W) continue;
-      let qs = 0, qss = 0, qr = 0;
-      for (let y = y0; y < y0 + h; y++) {
-        const ro = y * W, qo = (y + dy) * W + dx;
-        for (let x = x0; x < x0 + w; x++) {
-          const q = warped[qo + x];
-          qs += q;
-          qss += q * q;
-          qr += q * r[ro + x];
-        }
-      }
+  for (let dy = dy0, k = 2; dy <= dy1; dy++)
+    for (let dx = dx0; dx <= dx1; dx++, k += 3) {
+      const qs = sums[k], qss = sums[k + 1], qr = sums[k + 2];
       const qm = qs / T;
       const qv = qss / T - qm * qm;
       if (qv < 4) continue;
@@ -949,7 +940,6 @@ function boxNcc(
         lastShift.dy = dy;
       }
     }
-  }
   return best;
 }
 
