@@ -11,7 +11,7 @@ import { gaussianBlur } from "./blur.server";
 import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
-import { secondaryMotion, type Correspondences } from "./geometry.server";
+import { frameInsidePhoto, secondaryMotion, type Correspondences } from "./geometry.server";
 
 /** A grayscale image with its blurred copies (index into BLUR_SIGMAS), made lazily. */
 interface Gray {
@@ -350,7 +350,10 @@ function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceD
   return { ref: bestK, photo: photoK };
 }
 
-/** Warps the photo (grayscale, as decoded for matching) into the reference frame with H (photo -> reference). */
+/**
+ * Warps the photo (grayscale, as decoded for matching) into the reference frame with H (photo -> reference),
+ * and marks where it covers the frame (255): all of it when the whole frame comes from inside the photo.
+ */
 export function warpToReference(
   cv: CV,
   qGray: Uint8Array,
@@ -360,22 +363,27 @@ export function warpToReference(
   ref: ReferenceDetail,
 ): { warped: Uint8Array; valid: Uint8Array } {
   const src = new cv.Mat(qH, qW, cv.CV_8UC1);
-  const ones = new cv.Mat(qH, qW, cv.CV_8UC1, new cv.Scalar(255));
   const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, H);
   const out = new cv.Mat();
-  const valid = new cv.Mat();
   try {
     src.data.set(qGray);
     const size = new cv.Size(ref.width, ref.height);
     cv.warpPerspective(src, out, Hm, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    cv.warpPerspective(ones, valid, Hm, size, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    return { warped: new Uint8Array(out.data), valid: new Uint8Array(valid.data) };
+    const warped = new Uint8Array(out.data);
+    if (frameInsidePhoto(H, ref.width, ref.height, qW, qH)) return { warped, valid: new Uint8Array(ref.width * ref.height).fill(255) };
+    const ones = new cv.Mat(qH, qW, cv.CV_8UC1, new cv.Scalar(255));
+    const valid = new cv.Mat();
+    try {
+      cv.warpPerspective(ones, valid, Hm, size, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
+      return { warped, valid: new Uint8Array(valid.data) };
+    } finally {
+      ones.delete();
+      valid.delete();
+    }
   } finally {
     src.delete();
-    ones.delete();
     Hm.delete();
     out.delete();
-    valid.delete();
   }
 }
 

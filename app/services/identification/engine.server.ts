@@ -47,7 +47,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { fitPinHomography, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
+import { fitPinHomography, frameInsidePhoto, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -1097,15 +1097,17 @@ function compareAligned(
   const dsize = new cv.Size(W, Hh);
   try {
     cv.warpPerspective(qMat, warped, Mm, dsize, cv.INTER_AREA, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
-    cv.warpPerspective(ones, valid, Mm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
+    // where the photo covers the thumbnail (all of it when the whole frame comes from inside the photo)
+    const inside = frameInsidePhoto(M, W, Hh, qMat.cols, qMat.rows);
+    if (!inside) cv.warpPerspective(ones, valid, Mm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
     // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
     const soften = { channels: 3, size: 5, border: "reflect101" } as const;
     const n = W * Hh;
     const qd = gaussianBlur(cv, warped.data, W, Hh, 1.2, soften), rd = gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften);
-    const vm = valid.data, hm = thumb.pin;
+    const vm = inside ? null : valid.data, hm = thumb.pin;
     const mask = new Uint8Array(n);
     let cnt = 0;
-    for (let i = 0; i < n; i++) if (hm[i] && vm[i] === 255) { mask[i] = 1; cnt++; }
+    for (let i = 0; i < n; i++) if (hm[i] && (!vm || vm[i] === 255)) { mask[i] = 1; cnt++; }
     if (cnt < 200) return null;
     const { a, b } = fitGains(qd, rd, mask);
     // one pass over the pin: global residual, its histogram (trimmed mean), and per 8x8 tile the residual

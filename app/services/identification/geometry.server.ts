@@ -20,6 +20,29 @@ export function plausibleHomography(h: number[]): boolean {
   return det > 1e-4 && det < 1e4 && Math.abs(h[6]) <= 0.01 && Math.abs(h[7]) <= 0.01;
 }
 
+/**
+ * Whether every pixel of a W x H frame comes from inside a qW x qH photo under H (photo -> frame), a
+ * pixel away from its edge: the frame's corners, taken back into the photo, lie inside it, and on one
+ * side of the horizon (the image of a rectangle is then the convex quadrilateral of its corners').
+ * A nearest-neighbour warp of the photo's area onto the frame (OpenCV's warpPerspective of a plane of
+ * 255s) is then 255 everywhere and need not be made.
+ */
+export function frameInsidePhoto(H: number[], W: number, Hh: number, qW: number, qH: number): boolean {
+  // the inverse up to scale: the adjugate
+  const a = H[4] * H[8] - H[5] * H[7], b = H[2] * H[7] - H[1] * H[8], c = H[1] * H[5] - H[2] * H[4];
+  const d = H[5] * H[6] - H[3] * H[8], e = H[0] * H[8] - H[2] * H[6], f = H[2] * H[3] - H[0] * H[5];
+  const g = H[3] * H[7] - H[4] * H[6], h = H[1] * H[6] - H[0] * H[7], k = H[0] * H[4] - H[1] * H[3];
+  let sign = 0;
+  for (const [x, y] of [[0, 0], [W - 1, 0], [0, Hh - 1], [W - 1, Hh - 1]]) {
+    const w = g * x + h * y + k;
+    if (!(Math.abs(w) > 1e-12) || (sign && Math.sign(w) !== sign)) return false;
+    sign = Math.sign(w);
+    const px = (a * x + b * y + c) / w, py = (d * x + e * y + f) / w;
+    if (!(px >= 1 && py >= 1 && px <= qW - 2 && py <= qH - 2)) return false;
+  }
+  return true;
+}
+
 /** Tentative correspondences of a candidate (photo point -> reference point, x and y after each other). */
 export interface Correspondences {
   src: number[];

@@ -11,8 +11,12 @@ interface NccExports {
 
 const PAGE = 65536;
 const MAX_PAGES = 65536;
-/** The images kept copied at once: past this, the copies start again from the first byte. */
-const ARENA_BYTES = 48 << 20;
+/**
+ * The images kept copied at once: past this, the copies start again from the first byte. A detail check
+ * correlates 2-8 images of a 512 px reference frame (256 KB each): 8 MB holds them, and is all the
+ * memory the kernel keeps (a WebAssembly memory never shrinks).
+ */
+const ARENA_BYTES = 8 << 20;
 /** The most pixels summed in one call: their sums fit in 32 bits (255 * 255 * 32,768 < 2^31). */
 const MAX_BOX_PIXELS = 32768;
 
