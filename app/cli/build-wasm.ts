@@ -1,13 +1,13 @@
 /**
  * Assembles the WebAssembly kernels of app/services/identification (`hamming.wat`, the descriptor
- * matching; `blur.wat`, the detail check's Gaussian blur) into `<name>-wasm.ts` beside each, as
- * base64, with wabt (the WebAssembly binary toolkit):
+ * matching; `pixels.wat`, grayscale and Gaussian blurs; `ncc.wat`, the detail check's correlation
+ * sums) into `<name>-wasm.ts` beside each, as base64, with wabt (the WebAssembly binary toolkit):
  *
  *   npm run wasm
  *
  * Run it after changing a .wat file; the unit tests (`descriptor-matching.test.ts`,
- * `gaussian-blur.test.ts`) fail while a kernel and its text disagree. The server and the tests read
- * the committed bytes and need no assembler.
+ * `pixel-kernels.test.ts`, `ncc-sums.test.ts`) fail while a kernel and its text disagree. The server
+ * and the tests read the committed bytes and need no assembler.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import wabt from 'wabt';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../services/identification');
 
-export const KERNELS = ['hamming', 'blur', 'ncc'] as const;
+export const KERNELS = ['hamming', 'pixels', 'ncc'] as const;
 export type KernelName = (typeof KERNELS)[number];
 
 /** A kernel's bytes, assembled from its text. */

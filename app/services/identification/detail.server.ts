@@ -7,7 +7,7 @@
 // misalignment. Glare (saturated photo pixels where the reference is not white) is left out, so a
 // reflection does not count against the right pin. A spinner or dangler that has moved since the
 // reference was taken is given a second chance under its own motion (found by the matcher).
-import { gaussianBlur } from "./blur.server";
+import { gaussianBlur } from "./pixels.server";
 import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";

@@ -15,7 +15,7 @@
 //     of a spinner or dangler that has moved is compared under its own second motion
 //  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
-import { gaussianBlur } from "./blur.server";
+import { gaussianBlur } from "./pixels.server";
 import {
   decodeFeatures,
   decodeReference,

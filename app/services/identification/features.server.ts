@@ -2,6 +2,7 @@
 import sharp from "sharp";
 import { MAX_IMAGE_PIXELS } from "~/utils/constants";
 import { getCV, type CV } from "./opencv.server";
+import { grayscale } from "./pixels.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
@@ -316,12 +317,9 @@ function cutPin(cv: CV, img: RawImage): Uint8Array | null {
   }
 }
 
+/** The grayscale the engine works on: (77 R + 150 G + 29 B) >> 8, in WebAssembly SIMD (`grayscale`). */
 export function toGray(img: RawImage): Uint8Array {
-  const n = img.width * img.height;
-  const out = new Uint8Array(n);
-  const d = img.data;
-  for (let i = 0, j = 0; i < n; i++, j += 3) out[i] = (d[j] * 77 + d[j + 1] * 150 + d[j + 2] * 29) >> 8;
-  return out;
+  return grayscale(img.data, img.width * img.height);
 }
 
 export interface OrbResult {

@@ -1,6 +1,10 @@
-;; The engine's Gaussian blurs in WebAssembly SIMD, byte for byte OpenCV's (`cv.GaussianBlur` of an 8-bit
-;; image, replicated border): the detail check's of a grayscale image and the colour check's of a colour
-;; one. For 8-bit images OpenCV blurs in fixed point, exactly and the same on every platform: a kernel of
+;; Pixel kernels of the engine in WebAssembly SIMD, sixteen or eight pixels at a time, byte for byte the
+;; code they replace.
+;;
+;; `gray`: an RGB image's grayscale, (77 R + 150 G + 29 B) >> 8 (`toGray` in features.server.ts).
+;;
+;; `blur`: the engine's Gaussian blurs, byte for byte OpenCV's (`cv.GaussianBlur` of an 8-bit image): the
+;; detail check's of a grayscale image and the colour check's of a colour one. For 8-bit images OpenCV blurs in fixed point, exactly and the same on every platform: a kernel of
 ;; integer taps that sum to 256, applied along the rows (the products and sums exact in 16 bits), then
 ;; along the columns (exact in 32 bits), rounded once at the end: (sum + 32768) >> 16. The same integers
 ;; in eight lanes at a time give the same bytes, several times sooner than OpenCV's build for
@@ -8,7 +12,7 @@
 ;; the row lie $c bytes apart, so each lane stays in its channel. The border is replicated ($reflect 0:
 ;; OpenCV's BORDER_REPLICATE) or mirrored about the edge pixel ($reflect 1: BORDER_REFLECT_101, OpenCV's
 ;; default), for images larger than the kernel's radius.
-;; `npm run wasm` assembles it (wabt) into blur-wasm.ts; a unit test checks the two agree.
+;; `npm run wasm` assembles it (wabt) into pixels-wasm.ts; unit tests check the two agree.
 (module
   ;; shared: growing it never detaches a buffer that JavaScript views
   (import "env" "memory" (memory 0 65536 shared))
@@ -117,4 +121,41 @@
             (local.set $x (i32.add (local.get $x) (i32.const 8)))
             (br $eachX2)))
         (local.set $y (i32.add (local.get $y) (i32.const 1)))
-        (br $eachOut)))))
+        (br $eachOut))))
+  ;; The grayscale of the $n RGB pixels at $src into $dst: sixteen pixels (48 bytes) at a time, their R, G
+  ;; and B bytes gathered by shuffles, (77 R + 150 G + 29 B) >> 8 in 16-bit lanes (at most 65280). The
+  ;; last, partial sixteen read up to 47 bytes past the image and write up to 15 past its grayscale.
+  (func (export "gray") (param $src i32) (param $dst i32) (param $n i32)
+    (local $a v128) (local $b v128) (local $c v128) (local $r v128) (local $g v128) (local $bl v128)
+    (local $lo v128) (local $hi v128) (local $i i32)
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $a (v128.load (local.get $src)))
+        (local.set $b (v128.load offset=16 (local.get $src)))
+        (local.set $c (v128.load offset=32 (local.get $src)))
+        ;; bytes 0, 3 .. 45 (R), 1, 4 .. 46 (G), 2, 5 .. 47 (B): the first 11 (or 10) from a and b, the rest from c
+        (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 8 9 10 17 20 23 26 29
+          (i8x16.shuffle 0 3 6 9 12 15 18 21 24 27 30 0 0 0 0 0 (local.get $a) (local.get $b)) (local.get $c)))
+        (local.set $g (i8x16.shuffle 0 1 2 3 4 5 6 7 8 9 10 18 21 24 27 30
+          (i8x16.shuffle 1 4 7 10 13 16 19 22 25 28 31 0 0 0 0 0 (local.get $a) (local.get $b)) (local.get $c)))
+        (local.set $bl (i8x16.shuffle 0 1 2 3 4 5 6 7 8 9 16 19 22 25 28 31
+          (i8x16.shuffle 2 5 8 11 14 17 20 23 26 29 0 0 0 0 0 0 (local.get $a) (local.get $b)) (local.get $c)))
+        (local.set $lo (i16x8.shr_u
+          (i16x8.add (i16x8.add
+            (i16x8.mul (i16x8.extend_low_i8x16_u (local.get $r)) (v128.const i16x8 77 77 77 77 77 77 77 77))
+            (i16x8.mul (i16x8.extend_low_i8x16_u (local.get $g)) (v128.const i16x8 150 150 150 150 150 150 150 150)))
+            (i16x8.mul (i16x8.extend_low_i8x16_u (local.get $bl)) (v128.const i16x8 29 29 29 29 29 29 29 29)))
+          (i32.const 8)))
+        (local.set $hi (i16x8.shr_u
+          (i16x8.add (i16x8.add
+            (i16x8.mul (i16x8.extend_high_i8x16_u (local.get $r)) (v128.const i16x8 77 77 77 77 77 77 77 77))
+            (i16x8.mul (i16x8.extend_high_i8x16_u (local.get $g)) (v128.const i16x8 150 150 150 150 150 150 150 150)))
+            (i16x8.mul (i16x8.extend_high_i8x16_u (local.get $bl)) (v128.const i16x8 29 29 29 29 29 29 29 29)))
+          (i32.const 8)))
+        (v128.store (local.get $dst) (i8x16.narrow_i16x8_u (local.get $lo) (local.get $hi)))
+        (local.set $src (i32.add (local.get $src) (i32.const 48)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $each))))
+)

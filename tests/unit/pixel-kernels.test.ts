@@ -1,15 +1,16 @@
 /**
- * The engine's Gaussian blurs run in WebAssembly SIMD (blur.wat, committed assembled in blur-wasm.ts)
- * in place of OpenCV's, which has no SIMD in its WebAssembly build. They must give OpenCV's bytes
- * exactly, so that no answer of the engine changes: at every sigma the detail check uses (full and half
+ * The engine's pixel kernels run in WebAssembly SIMD (pixels.wat, committed assembled in
+ * pixels-wasm.ts). The grayscale must be the integer formula it replaced, for any number of pixels
+ * (whole and partial sixteens). The Gaussian blurs replace OpenCV's, which has no SIMD in its
+ * WebAssembly build; they must give OpenCV's bytes exactly, so that no answer of the engine changes: at every sigma the detail check uses (full and half
  * size, grayscale, replicated border) and at the colour check's (5 x 5, sigma 1.2, three channels, the
  * border mirrored as OpenCV's default does), on image sizes that are and are not a multiple of its eight
  * lanes, down to one pixel.
  */
 import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
-import { BLUR_WASM } from '~/services/identification/blur-wasm';
-import { gaussianBlur, gaussianTaps } from '~/services/identification/blur.server';
+import { PIXELS_WASM } from '~/services/identification/pixels-wasm';
+import { gaussianBlur, gaussianTaps, grayscale } from '~/services/identification/pixels.server';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
 
@@ -36,6 +37,21 @@ function testImage(W: number, H: number, seed: number, channels = 1): Uint8Array
   }
   return out;
 }
+
+describe('grayscale (WebAssembly)', () => {
+  it('is (77 R + 150 G + 29 B) >> 8 for every pixel, whatever their number', () => {
+    for (const n of [0, 1, 15, 16, 17, 48, 1000, 1024 * 768 + 5]) {
+      const rgb = testImage(n, 1, n + 1, 3);
+      const gray = grayscale(rgb, n);
+      expect(gray.length).toBe(n);
+      let differ = 0;
+      for (let i = 0; i < n; i++) if (gray[i] !== (rgb[i * 3] * 77 + rgb[i * 3 + 1] * 150 + rgb[i * 3 + 2] * 29) >> 8) differ++;
+      expect(differ, `${n} pixels`).toBe(0);
+    }
+    // white stays white, black black
+    expect([...grayscale(new Uint8Array([255, 255, 255, 0, 0, 0]), 2)]).toEqual([255, 0]);
+  });
+});
 
 describe('Gaussian blur (WebAssembly)', () => {
   // BLUR_SIGMAS and their half-size counterparts (HALF_SIGMA) in detail.server.ts
@@ -86,8 +102,8 @@ describe('Gaussian blur (WebAssembly)', () => {
   });
 
   it('runs the kernel assembled from its text', async () => {
-    const bytes = await assembleKernel('blur');
-    expect(Buffer.from(BLUR_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
-    expect(kernelModuleSource('blur', bytes)).toContain(BLUR_WASM);
+    const bytes = await assembleKernel('pixels');
+    expect(Buffer.from(PIXELS_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
+    expect(kernelModuleSource('pixels', bytes)).toContain(PIXELS_WASM);
   });
 });
