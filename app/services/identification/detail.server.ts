@@ -1008,8 +1008,10 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
   const state = new Uint8Array(n);
   for (let i = 0, j = 0; i < n; i++, j += 3) if (!nearWhite(data[j], data[j + 1], data[j + 2])) state[i] = 2;
   // flood fill from the border; a pixel is marked when it is pushed, so the stack never holds more than n
+  // (the set reached does not depend on the order: a neighbour joins by its own colour and the pixel's)
   const stack = new Int32Array(n);
   let top = 0;
+  const limit = step > 0 ? step : Infinity;
   const seed = (i: number) => {
     if (state[i] === 0) {
       state[i] = 1;
@@ -1024,19 +1026,27 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
     seed(y * W);
     seed(y * W + W - 1);
   }
-  const joins = (i: number, k: number): boolean => {
-    if (state[k] !== 0) return false;
-    if (step <= 0) return true;
-    const a = i * 3, b = k * 3;
-    return Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]) <= step;
-  };
   while (top > 0) {
     const i = stack[--top];
     const x = i % W;
-    if (x > 0 && joins(i, i - 1)) seed(i - 1);
-    if (x < W - 1 && joins(i, i + 1)) seed(i + 1);
-    if (i >= W && joins(i, i - W)) seed(i - W);
-    if (i < n - W && joins(i, i + W)) seed(i + W);
+    const a = i * 3;
+    // left, right, up, down: each joins when near-white, not reached yet and of a colour close enough
+    if (x > 0 && state[i - 1] === 0 && colourStep(data, a, a - 3) <= limit) {
+      state[i - 1] = 1;
+      stack[top++] = i - 1;
+    }
+    if (x < W - 1 && state[i + 1] === 0 && colourStep(data, a, a + 3) <= limit) {
+      state[i + 1] = 1;
+      stack[top++] = i + 1;
+    }
+    if (i >= W && state[i - W] === 0 && colourStep(data, a, a - 3 * W) <= limit) {
+      state[i - W] = 1;
+      stack[top++] = i - W;
+    }
+    if (i < n - W && state[i + W] === 0 && colourStep(data, a, a + 3 * W) <= limit) {
+      state[i + W] = 1;
+      stack[top++] = i + W;
+    }
   }
   // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
   const R = 3;
@@ -1047,6 +1057,11 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
       pin[i] = 1;
     }
   return pin;
+}
+
+/** The colour difference of two RGB pixels (byte offsets a and c), summed over R, G and B. */
+function colourStep(data: Uint8Array, a: number, c: number): number {
+  return Math.abs(data[a] - data[c]) + Math.abs(data[a + 1] - data[c + 1]) + Math.abs(data[a + 2] - data[c + 2]);
 }
 
 // The layout's binary form (stored after the thumbnail in a feature blob): 16-bit little-endian words.
