@@ -6,8 +6,8 @@
 //  - the shortlist's geometry: every other candidate's inliers are counted, and every other
 //    homography fitted, in the worker (`quickInliers`, `fitPinHomography`), and every other
 //    reference cut out of a photo matched exhaustively with the photo's descriptors (`ratioMatches`);
-//  - the strongest candidate's full-resolution detail check (about 30 ms), which does not depend on
-//    the colour comparison that runs before it (about 35 ms): it is started in the worker while the
+//  - the strongest candidate's full-resolution detail check (about 17 ms), which does not depend on
+//    the colour comparison that runs before it (about 32 ms): it is started in the worker while the
 //    colours are compared; look-alikes read letter by letter are likewise checked two at a time;
 //  - aligning the references of the candidates that duel, pair by pair (`referencePairHomography`,
 //    about 5 ms a pair, cached once done): the worker takes pairs from one end of the list while

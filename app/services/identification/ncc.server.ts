@@ -13,10 +13,11 @@ const PAGE = 65536;
 const MAX_PAGES = 65536;
 /**
  * The images kept copied at once: past this, the copies start again from the first byte. A detail check
- * correlates 2-8 images of a 512 px reference frame (256 KB each): 8 MB holds them, and is all the
- * memory the kernel keeps (a WebAssembly memory never shrinks).
+ * correlates 2-8 images of a 512 px reference frame (256 KB each, 64 KB at half size): 2 MB holds the
+ * most used of them, and a copy made again costs about 20 microseconds. It is all the memory the
+ * kernel keeps (a WebAssembly memory never shrinks; at 5,000 pins the server's peak is near 600 MB).
  */
-const ARENA_BYTES = 8 << 20;
+const ARENA_BYTES = 2 << 20;
 /** The most pixels summed in one call: their sums fit in 32 bits (255 * 255 * 32,768 < 2^31). */
 const MAX_BOX_PIXELS = 32768;
 
@@ -52,17 +53,22 @@ function nccKernel(): Kernel {
   return kernel;
 }
 
-/** Where the image lies in the kernel's memory: copied there unless it still is from an earlier call. */
+/** The bytes an image takes in the arena: its own, 16 to spare for the last chunk's read, aligned. */
+function slotBytes(img: Uint8Array): number {
+  return (img.length + 16 + 15) & ~15;
+}
+
+/** Whether the image is still where it was copied in this generation. */
+function copied(k: Kernel, img: Uint8Array): boolean {
+  return k.placed.get(img)?.generation === k.generation;
+}
+
+/** Where the image lies in the kernel's memory: copied there, after the others, unless it still is. */
 function place(k: Kernel, img: Uint8Array): number {
   const seen = k.placed.get(img);
   if (seen && seen.generation === k.generation) return seen.at;
-  const size = (img.length + 16 + 15) & ~15;
-  if (k.top + size > k.base + ARENA_BYTES) {
-    k.generation++;
-    k.top = k.base;
-  }
   const at = k.top;
-  k.top += size;
+  k.top += slotBytes(img);
   if (k.top > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((k.top - k.memory.buffer.byteLength) / PAGE));
   new Uint8Array(k.memory.buffer, at, img.length).set(img);
   k.placed.set(img, { generation: k.generation, at });
@@ -84,12 +90,13 @@ export function shiftSums(
   const k = nccKernel();
   const n = 2 + 3 * (dx1 - dx0 + 1) * (dy1 - dy0 + 1);
   if (n > sums.length) throw new RangeError("more shifts than the kernel searches");
-  // both copies in one generation: placing the second must not start a new one over the first
-  let p = place(k, photo), r = place(k, ref);
-  if (k.placed.get(photo)?.generation !== k.generation) {
-    p = place(k, photo);
-    r = place(k, ref);
+  // the copies start over when the two images do not both fit after those kept (never between the two)
+  const need = (copied(k, photo) ? 0 : slotBytes(photo)) + (copied(k, ref) || ref === photo ? 0 : slotBytes(ref));
+  if (k.top + need > k.base + ARENA_BYTES) {
+    k.generation++;
+    k.top = k.base;
   }
+  const p = place(k, photo), r = place(k, ref);
   sums.fill(0, 0, n);
   const band = Math.max(1, Math.floor(MAX_BOX_PIXELS / w));
   for (let y = 0; y < h; y += band) {

@@ -35,13 +35,22 @@ function pixelKernel(bytes: number) {
   return kernel;
 }
 
+/** Pixels converted to grayscale per call of the kernel: a 1024 x 768 photo in 12 parts, 256 KB of its memory. */
+const GRAY_PART = 1 << 16;
+
 /** The grayscale of `n` RGB pixels: (77 R + 150 G + 29 B) >> 8. */
 export function grayscale(rgb: Uint8Array, n: number): Uint8Array {
-  const dstAt = (n * 3 + 48 + 15) & ~15;
-  const { memory, exports } = pixelKernel(dstAt + n + 16);
-  new Uint8Array(memory.buffer).set(rgb.subarray(0, n * 3), 0);
-  exports.gray(0, dstAt, n);
-  return new Uint8Array(memory.buffer).slice(dstAt, dstAt + n);
+  const out = new Uint8Array(n);
+  const dstAt = GRAY_PART * 3 + 48;
+  const { memory, exports } = pixelKernel(dstAt + GRAY_PART + 16);
+  const heap = new Uint8Array(memory.buffer);
+  for (let from = 0; from < n; from += GRAY_PART) {
+    const count = Math.min(GRAY_PART, n - from);
+    heap.set(rgb.subarray(from * 3, (from + count) * 3), 0);
+    exports.gray(0, dstAt, count);
+    out.set(heap.subarray(dstAt, dstAt + count), from);
+  }
+  return out;
 }
 
 /** OpenCV's kernel size for an 8-bit image and a sigma (`createGaussianKernels`). */
