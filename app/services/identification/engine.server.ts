@@ -482,14 +482,6 @@ export class VisualIndex {
     // geometric verification
     const topVotes = ranked[0]?.votes ?? 0;
     const counted = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.votes >= 6 && r.votes >= topVotes * 0.15);
-    // the most-voted image is usually the one that will have the most inliers (four photos in five on the
-    // public set), whose detail check starts as soon as the homographies are fitted: its full-resolution
-    // reference is read and decoded (by sharp, off the main thread) from here, while the inliers are
-    // counted, so that it is ready then (decoding a 511 px reference at 512 px takes sharp about 12 ms)
-    if (counted.length > 0) {
-      void this.detailOf(counted[0].e);
-      await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the counts
-    }
     interface Verified {
       e: Entry;
       bow: number;
@@ -530,7 +522,8 @@ export class VisualIndex {
     const points = order.map((k) => countedPoints[k]);
     const quick = order.map((k) => countedQuick[k]);
     const bestQuick = Math.max(0, ...quick);
-    // and when another image has the most inliers, its reference too, while the homographies are fitted
+    // the full-resolution reference of the likely strongest candidate is read and decoded (by sharp, off
+    // the main thread) while the homographies are fitted, ready for its detail check
     const likely = quick.indexOf(bestQuick);
     if (likely >= 0 && bestQuick >= CONFIRM_MIN_INLIERS) {
       void this.detailOf(shortlist[likely].e);
