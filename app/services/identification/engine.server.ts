@@ -47,7 +47,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { fitPinHomography, frameInsidePhoto, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
+import { fitPinHomography, frameInsidePhoto, invert3, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -1196,13 +1196,6 @@ function compareAligned(
   }
 }
 
-function invert3(m: number[]): number[] {
-  const [a, b, c, d, e, f, g, h, i] = m;
-  const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
-  const det = a * A + b * B + c * C;
-  const k = 1 / det;
-  return [A * k, -(b * i - c * h) * k, (b * f - c * e) * k, B * k, (a * i - c * g) * k, -(a * f - c * d) * k, C * k, -(a * h - b * g) * k, (a * e - b * d) * k];
-}
 function mul3(x: number[], y: number[]): number[] {
   const o = new Array<number>(9).fill(0);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) o[r * 3 + c] += x[r * 3 + k] * y[k * 3 + c];

@@ -28,10 +28,7 @@ export function plausibleHomography(h: number[]): boolean {
  * 255s) is then 255 everywhere and need not be made.
  */
 export function frameInsidePhoto(H: number[], W: number, Hh: number, qW: number, qH: number): boolean {
-  // the inverse up to scale: the adjugate
-  const a = H[4] * H[8] - H[5] * H[7], b = H[2] * H[7] - H[1] * H[8], c = H[1] * H[5] - H[2] * H[4];
-  const d = H[5] * H[6] - H[3] * H[8], e = H[0] * H[8] - H[2] * H[6], f = H[2] * H[3] - H[0] * H[5];
-  const g = H[3] * H[7] - H[4] * H[6], h = H[1] * H[6] - H[0] * H[7], k = H[0] * H[4] - H[1] * H[3];
+  const [a, b, c, d, e, f, g, h, k] = invert3(H);
   let sign = 0;
   for (const [x, y] of [[0, 0], [W - 1, 0], [0, Hh - 1], [W - 1, Hh - 1]]) {
     const w = g * x + h * y + k;
@@ -41,6 +38,15 @@ export function frameInsidePhoto(H: number[], W: number, Hh: number, qW: number,
     if (!(px >= 1 && py >= 1 && px <= qW - 2 && py <= qH - 2)) return false;
   }
   return true;
+}
+
+/** The inverse of a 3 x 3 matrix (row by row); not finite when it is singular. */
+export function invert3(m: number[]): number[] {
+  const [a, b, c, d, e, f, g, h, i] = m;
+  const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  const k = 1 / det;
+  return [A * k, -(b * i - c * h) * k, (b * f - c * e) * k, B * k, (a * i - c * g) * k, -(a * f - c * d) * k, C * k, -(a * h - b * g) * k, (a * e - b * d) * k];
 }
 
 /** Tentative correspondences of a candidate (photo point -> reference point, x and y after each other). */

@@ -2,6 +2,7 @@
 // are copied into the kernel's memory once each (a detail check correlates hundreds of boxes of the same
 // two images) and found there again by identity: the engine never changes an image after making it.
 import { NCC_WASM } from "./ncc-wasm";
+import { instantiate, kernelMemory, reserve } from "./wasm.server";
 
 interface NccExports {
   setup(mask: number): void;
@@ -9,8 +10,6 @@ interface NccExports {
     dx0: number, dx1: number, dy0: number, dy1: number, out: number): void;
 }
 
-const PAGE = 65536;
-const MAX_PAGES = 65536;
 /**
  * The images kept copied at once: past this, the copies start again from the first byte. A detail check
  * correlates 2-8 images of a 512 px reference frame (256 KB each, 64 KB at half size): 2 MB holds the
@@ -40,9 +39,8 @@ const MAX_SHIFTS = 11 * 11;
 
 function nccKernel(): Kernel {
   if (!kernel) {
-    const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
-    const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(NCC_WASM, "base64")), { env: { memory } })
-      .exports as unknown as NccExports;
+    const memory = kernelMemory(16);
+    const exports = instantiate<NccExports>(new WebAssembly.Module(Buffer.from(NCC_WASM, "base64")), memory);
     const masks = new Uint8Array(memory.buffer, 0, 17 * 16);
     for (let k = 0; k <= 16; k++) masks.fill(255, k * 16, k * 16 + k);
     exports.setup(0);
@@ -69,7 +67,7 @@ function place(k: Kernel, img: Uint8Array): number {
   if (seen && seen.generation === k.generation) return seen.at;
   const at = k.top;
   k.top += slotBytes(img);
-  if (k.top > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((k.top - k.memory.buffer.byteLength) / PAGE));
+  reserve(k.memory, k.top);
   new Uint8Array(k.memory.buffer, at, img.length).set(img);
   k.placed.set(img, { generation: k.generation, at });
   return at;

@@ -7,15 +7,12 @@
 //   take a fifth to a seventh of that.
 import { PIXELS_WASM } from "./pixels-wasm";
 import type { CV } from "./opencv.server";
+import { instantiate, kernelMemory, reserve } from "./wasm.server";
 
 interface PixelExports {
   gray(src: number, dst: number, n: number): void;
   blur(src: number, dst: number, rows: number, line: number, taps: number, n: number, w: number, h: number, c: number, reflect: number): void;
 }
-
-const PAGE = 65536;
-/** The most the kernel's memory may grow to (only reserved, not used). */
-const MAX_PAGES = 65536;
 
 let compiled: WebAssembly.Module | null = null;
 let kernel: { memory: WebAssembly.Memory; exports: PixelExports } | null = null;
@@ -27,11 +24,10 @@ let kernel: { memory: WebAssembly.Memory; exports: PixelExports } | null = null;
 function pixelKernel(bytes: number) {
   if (!kernel) {
     compiled ??= new WebAssembly.Module(Buffer.from(PIXELS_WASM, "base64"));
-    const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
-    kernel = { memory, exports: new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as PixelExports };
+    const memory = kernelMemory(16);
+    kernel = { memory, exports: instantiate<PixelExports>(compiled, memory) };
   }
-  const { memory } = kernel;
-  if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+  reserve(kernel.memory, bytes);
   return kernel;
 }
 

@@ -2,6 +2,7 @@
 // bag-of-words shortlisting.
 import { mulberry32 } from "~/utils/random";
 import { HAMMING_WASM } from "./hamming-wasm";
+import { instantiate, kernelMemory, reserve, WASM_PAGE } from "./wasm.server";
 
 /** View 32-byte descriptors as 8 uint32 words each. */
 export function asWords(desc: Uint8Array): Uint32Array {
@@ -203,9 +204,6 @@ export const MAX_IMAGE_DESCRIPTORS = 0xffff;
 export const CHUNK_SHIFT = 20;
 const CHUNK = 1 << CHUNK_SHIFT;
 const CHUNK_BYTES = CHUNK * 32;
-const WASM_PAGE = 65536;
-/** The most a kernel's memory may grow to (4 GiB, WebAssembly's limit): only reserved, not used. */
-const MAX_PAGES = 65536;
 
 /**
  * Descriptors (8 words each) in large chunks, addressed by one running index. The chunks lie one after
@@ -219,7 +217,7 @@ const MAX_PAGES = 65536;
  * array access of the thread from then on: the vocabulary's build at 5,000 pins took 8 s longer so.
  */
 export class DescriptorChunks {
-  readonly memory = new WebAssembly.Memory({ initial: 0, maximum: MAX_PAGES, shared: true });
+  readonly memory = kernelMemory(0);
   chunks: Uint32Array[] = [];
   n = 0;
   /** bytes in use: the chunks, then what `allocate` placed after them */
@@ -255,8 +253,7 @@ export class DescriptorChunks {
     this.sealed = true;
     const at = Math.ceil(this.used / 8) * 8;
     this.used = at + bytes;
-    const need = Math.ceil(this.used / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
-    if (need > 0) this.memory.grow(need);
+    reserve(this.memory, this.used);
     return at;
   }
 
@@ -413,7 +410,7 @@ export function buildPostings(
       d = where[d];
     }
   }
-  const exports = new WebAssembly.Instance(hammingModule(), { env: { memory: store.memory } }).exports as unknown as KernelExports;
+  const exports = instantiate<KernelExports>(hammingModule(), store.memory);
   exports.setup(0, slotAt, idxAt, bestAt, secAt, refAt, touchedAt, aliveAt);
   const kernel: VoteKernel = {
     slots,
@@ -582,7 +579,7 @@ export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: numb
   const an = a.length / 8, bn = b.length / 8;
   const out = a.byteLength + b.byteLength;
   const need = out + an * 8;
-  if (need > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / WASM_PAGE));
+  reserve(k.memory, need);
   const words = new Uint32Array(k.memory.buffer);
   words.set(a, 0);
   words.set(b, a.length);
@@ -615,9 +612,8 @@ let kernel: HammingKernel | null = null;
 /** The thread's instance for `ratioMatches`, in a memory of its own. */
 function hammingKernel(): HammingKernel {
   if (!kernel) {
-    const memory = new WebAssembly.Memory({ initial: 2, maximum: MAX_PAGES, shared: true });
-    const exports = new WebAssembly.Instance(hammingModule(), { env: { memory } }).exports as unknown as KernelExports;
-    kernel = { memory, ratioMatches: exports.ratioMatches };
+    const memory = kernelMemory(2);
+    kernel = { memory, ratioMatches: instantiate<KernelExports>(hammingModule(), memory).ratioMatches };
   }
   return kernel;
 }
