@@ -2,7 +2,7 @@
 import sharp from "sharp";
 import { MAX_IMAGE_PIXELS } from "~/utils/constants";
 import { getCV, type CV } from "./opencv.server";
-import { grayscale } from "./pixels.server";
+import { enlargeRGB, grayscale } from "./pixels.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
@@ -40,9 +40,9 @@ export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, ups
     const meta = await base.metadata();
     const long = Math.max(meta.autoOrient?.width ?? meta.width ?? 0, meta.autoOrient?.height ?? meta.height ?? 0);
     if (long > 0 && long < maxSide) target = upscaleTo ? upscaleTo : long;
-  } else if (maxSide >= HALVES_FROM) {
-    // brought to maxSide whatever its size (the query photo): a smaller one is enlarged in two halves
-    const enlarged = await enlargeInHalves(input, maxSide);
+  } else {
+    // brought to maxSide whatever its size (the query photo, a reference): a smaller one is enlarged here
+    const enlarged = await decodeEnlarged(input, maxSide);
     if (enlarged) return enlarged;
   }
   const { data, info } = await base
@@ -55,49 +55,24 @@ export async function decodeRGB(image: Buffer | Uint8Array, maxSide: number, ups
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
-/** Enlargements to at least this side (the query photo's) are made in two halves at once. */
-const HALVES_FROM = 1024;
-
 /**
- * A photo smaller than `side` enlarged to it, the same bytes as one sharp call, sooner. Most phone
- * photos reach the server smaller than the 1,024 px the match works at (the public set's median
- * longest side is 766 px), and libvips' Lanczos enlargement takes about 22 ms of a 26 ms decode on
- * one thread (sharp's default on glibc) while the match waits and the other core is idle. So the
- * top and bottom halves of the enlargement are asked for at once, each on a thread of its own (each
- * decodes the photo, about 4 ms): libvips computes only the rows an extract asks for, from the same
- * enlargement, so the halves put together are byte for byte the single call's (a unit
- * test compares them). Null when the photo needs no enlargement, is turned by its EXIF orientation
- * (sharp turns it after the extract) or its enlarged size is not the one expected: it is then decoded
- * in one call.
+ * An image smaller than `side` decoded at its own size by sharp and enlarged to `side` by our kernel
+ * (`enlargeRGB` in pixels.server.ts): byte for byte sharp's own enlargement, sooner. Most phone photos
+ * reach the server smaller than the 1,024 px the match works at (the public set's median longest side
+ * is 766 px), and the public set's references are 511 px where the detail check works at 512. libvips'
+ * bicubic enlargement took about 31 ms of CPU for such a photo (22 ms of the decode's time, on two
+ * threads) and 8 of a reference's 11 ms; decoded at its own size (about 4 and 3 ms) and enlarged in
+ * WebAssembly (about 6 and 2), the match waits far less, and the other core is left to the worker.
+ * Null when the image needs no enlargement or is turned or mirrored by its EXIF orientation (sharp
+ * enlarges before it turns): it is then decoded in one call.
  */
-async function enlargeInHalves(input: () => ReturnType<typeof sharp>, side: number): Promise<RawImage | null> {
+async function decodeEnlarged(input: () => ReturnType<typeof sharp>, side: number): Promise<RawImage | null> {
   const meta = await input().metadata();
-  const w = meta.autoOrient?.width ?? meta.width ?? 0;
-  const h = meta.autoOrient?.height ?? meta.height ?? 0;
-  if (w <= 0 || h <= 0 || Math.max(w, h) >= side) return null;
-  // sharp turns a photo by its EXIF orientation after an extract, so the halves would be cut across
-  if ((meta.orientation ?? 1) > 1) return null;
-  // the enlarged size as sharp computes it: the longest side at `side`, each side divided by long / side
-  const shrink = Math.max(w, h) / side;
-  const W = Math.max(1, Math.round(w / shrink));
-  const H = Math.max(1, Math.round(h / shrink));
-  if (H < 2) return null;
-  const rows = (top: number, height: number) =>
-    input()
-      .flatten({ background: "#ffffff" })
-      .toColourspace("srgb")
-      .resize({ width: side, height: side, fit: "inside" })
-      .removeAlpha()
-      .extract({ left: 0, top, width: W, height })
-      .raw()
-      .toBuffer();
-  const half = H >> 1;
-  const parts = await Promise.all([rows(0, half), rows(half, H - half)]).catch(() => null); // an extract beyond the enlargement
-  if (!parts || parts[0].length + parts[1].length !== W * H * 3) return null;
-  const data = new Uint8Array(W * H * 3);
-  data.set(parts[0], 0);
-  data.set(parts[1], parts[0].length);
-  return { data, width: W, height: H };
+  const w = meta.width ?? 0, h = meta.height ?? 0;
+  if (w <= 0 || h <= 0 || Math.max(w, h) >= side || (meta.orientation ?? 1) > 1) return null;
+  const { data, info } = await input().flatten({ background: "#ffffff" }).toColourspace("srgb").removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3 || info.width !== w || info.height !== h) return null;
+  return enlargeRGB(new Uint8Array(data.buffer, data.byteOffset, data.length), w, h, side);
 }
 
 /** Share of a frame's border pixels that are near-white: a catalogue shot's background. */

@@ -4,7 +4,10 @@
 // - the Gaussian blurs (`gaussianBlur`), OpenCV's GaussianBlur of an 8-bit image. OpenCV's build for
 //   WebAssembly has no SIMD: its blur was about 40% of a detail check (4 ms at sigma 1, 15 ms at sigma 4
 //   on a 512 px reference) and a quarter of the colour check; the same integers eight lanes at a time
-//   take a fifth to a seventh of that.
+//   take a fifth to a seventh of that;
+// - the enlargement of a photo or reference smaller than the engine's frame (`enlargeRGB`), libvips'
+//   bicubic enlargement as sharp makes it, in a few milliseconds of this thread where libvips took
+//   about 22 ms of a photo's decode (on two threads) and 10 of a reference's 12.
 import { PIXELS_WASM } from "./pixels-wasm";
 import type { CV } from "./opencv.server";
 import { instantiate, kernelMemory, reserve } from "./wasm.server";
@@ -12,6 +15,7 @@ import { instantiate, kernelMemory, reserve } from "./wasm.server";
 interface PixelExports {
   gray(src: number, dst: number, n: number): void;
   blur(src: number, dst: number, rows: number, line: number, taps: number, n: number, w: number, h: number, c: number, reflect: number): void;
+  enlarge(src: number, colOff: number, colTaps: number, rowFirst: number, rowTaps: number, rowMap: number, ring: number, dst: number, W: number, H: number): void;
 }
 
 let compiled: WebAssembly.Module | null = null;
@@ -135,4 +139,94 @@ function openCvBlur(cv: CV, pixels: Uint8Array, W: number, H: number, sigma: num
     src.delete();
     dst.delete();
   }
+}
+
+/** libvips' subpixel positions (VIPS_TRANSFORM_SCALE) and fixed-point taps (VIPS_INTERPOLATE_SCALE). */
+const SUBPIXELS = 64;
+const TAP_ONE = 4096;
+
+/**
+ * libvips' bicubic (Catmull-Rom) taps for each 1/64th of a pixel, as its interpolator tabulates them:
+ * computed in doubles from the position as a float, then truncated to 1/4096ths.
+ */
+const BICUBIC_TAPS: number[][] = Array.from({ length: SUBPIXELS + 1 }, (_, i) => {
+  const x = Math.fround(i / SUBPIXELS);
+  const cr1 = 1 - x, cr2 = -0.5 * x, cr3 = cr1 * cr2, cone = cr1 * cr3, cfou = x * cr3, cr4 = cfou - cone;
+  return [cone, cr1 - cone + cr4, x - cfou - cr4, cfou].map((c) => Math.trunc(c * TAP_ONE));
+});
+
+/**
+ * Where each output pixel's 4-pixel window starts (in source pixels, before the border is replicated)
+ * and which taps it uses, along one axis: libvips' affine transform for sharp's enlargement by
+ * 1 / shrink (vips_resize's input offset of half a pixel, its embedding of the source two pixels in,
+ * and the position carried along a row by adding the inverse scale, as vips_affine_gen does).
+ */
+function windowPositions(count: number, shrink: number, alongRow: boolean): { first: Int32Array; taps: Int32Array } {
+  const scale = 1.0 / shrink;
+  const inverse = (1.0 / (scale * scale)) * scale;
+  const first = new Int32Array(count), taps = new Int32Array(count);
+  let along = 1.5; // 0 - (0.5 - 1) + 1: the first output pixel's position in the embedded source
+  for (let i = 0; i < count; i++) {
+    const at = alongRow ? along : inverse * i + 0.5 + 1; // in libvips' order of additions
+    const sub = Math.trunc(at * SUBPIXELS * 2) & (SUBPIXELS * 2 - 1);
+    taps[i] = (sub + 1) >> 1;
+    first[i] = Math.trunc(at) - 3;
+    along += inverse;
+  }
+  return { first, taps };
+}
+
+/** Border pixels replicated on each side of a source row for the windows at its ends. */
+const ENLARGE_PAD = 3;
+
+/**
+ * An RGB image whose longest side is under `side`, enlarged to it: byte for byte sharp's
+ * `resize({ width: side, height: side, fit: "inside" })` of it (libvips 8.18's bicubic affine
+ * enlargement; a unit test compares them on photos and references).
+ */
+export function enlargeRGB(rgb: Uint8Array, w: number, h: number, side: number): { data: Uint8Array; width: number; height: number } {
+  const shrink = Math.max(w, h) / side;
+  const W = Math.max(1, Math.round(w / shrink));
+  const H = Math.max(1, Math.round(h / shrink));
+  const cols = windowPositions(W, shrink, true);
+  const rows = windowPositions(H, shrink, false);
+  const rowBytes = (w + 2 * ENLARGE_PAD) * 3;
+  const align = (v: number) => (v + 15) & ~15;
+  const srcAt = 0;
+  const colOffAt = align(srcAt + rowBytes * h + 16);
+  const colTapsAt = align(colOffAt + W * 4);
+  const rowFirstAt = align(colTapsAt + W * 16);
+  const rowTapsAt = align(rowFirstAt + H * 4);
+  const rowMapAt = align(rowTapsAt + H * 16);
+  const ringAt = align(rowMapAt + (h + 2 * ENLARGE_PAD + 2) * 4);
+  const dstAt = align(ringAt + 8 * W * 16 + 64);
+  const { memory, exports } = pixelKernel(dstAt + W * H * 3 + 16);
+  const heap = new Uint8Array(memory.buffer);
+  // each source row between copies of its end pixels
+  for (let y = 0; y < h; y++) {
+    const from = y * w * 3, to = srcAt + y * rowBytes;
+    heap.set(rgb.subarray(from, from + w * 3), to + ENLARGE_PAD * 3);
+    for (let k = 0; k < ENLARGE_PAD; k++)
+      for (let c = 0; c < 3; c++) {
+        heap[to + k * 3 + c] = rgb[from + c];
+        heap[to + (ENLARGE_PAD + w + k) * 3 + c] = rgb[from + (w - 1) * 3 + c];
+      }
+  }
+  const colOff = new Int32Array(memory.buffer, colOffAt, W);
+  const colTaps = new Int16Array(memory.buffer, colTapsAt, W * 8);
+  for (let x = 0; x < W; x++) {
+    colOff[x] = (cols.first[x] + ENLARGE_PAD) * 3;
+    const t = BICUBIC_TAPS[cols.taps[x]];
+    for (let j = 0; j < 8; j++) colTaps[x * 8 + j] = t[j & 3];
+  }
+  const rowFirst = new Int32Array(memory.buffer, rowFirstAt, H);
+  const rowTaps = new Int32Array(memory.buffer, rowTapsAt, H * 4);
+  for (let y = 0; y < H; y++) {
+    rowFirst[y] = rows.first[y] + ENLARGE_PAD;
+    rowTaps.set(BICUBIC_TAPS[rows.taps[y]], y * 4);
+  }
+  const rowMap = new Int32Array(memory.buffer, rowMapAt, h + 2 * ENLARGE_PAD + 2);
+  for (let p = 0; p < rowMap.length; p++) rowMap[p] = srcAt + Math.min(Math.max(p - ENLARGE_PAD, 0), h - 1) * rowBytes;
+  exports.enlarge(srcAt, colOffAt, colTapsAt, rowFirstAt, rowTapsAt, rowMapAt, ringAt, dstAt, W, H);
+  return { data: heap.slice(dstAt, dstAt + W * H * 3), width: W, height: H };
 }

@@ -12,6 +12,14 @@
 ;; the row lie $c bytes apart, so each lane stays in its channel. The border is replicated ($reflect 0:
 ;; OpenCV's BORDER_REPLICATE) or mirrored about the edge pixel ($reflect 1: BORDER_REFLECT_101, OpenCV's
 ;; default), for images larger than the kernel's radius.
+;; `enlarge`: an RGB image enlarged, byte for byte as libvips enlarges it for sharp's resize (an affine
+;; transform with its bicubic, Catmull-Rom, interpolator for 8-bit images): each output pixel is made
+;; of a 4 x 4 window of the source, first along the rows with four integer taps (1/4096ths, chosen by
+;; the position's 1/64th of a pixel) and rounded, (sum + 2048) >> 12, then along the columns with four
+;; more, rounded again and clipped to 0..255. The positions and taps come from JavaScript
+;; (`enlargeRGB` in pixels.server.ts); here the row pass takes one output pixel's three channels at
+;; a time (a 12-byte window of four source pixels, regrouped by channel, two dot products), and the
+;; column pass works on the rows it keeps in a ring of eight.
 ;; `npm run wasm` assembles it (wabt) into pixels-wasm.ts; unit tests check the two agree.
 (module
   ;; shared: growing it never detaches a buffer that JavaScript views
@@ -158,4 +166,115 @@
         (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
         (br $each))))
+
+  ;; Enlarges the source at $src ($h rows of $rowBytes: each row with three copies of its first pixel
+  ;; before it and of its last after it, and 16 bytes after the last row) into $dst ($W x $H, RGB; 16
+  ;; bytes more than the image are written). Per output column: $colOff, the byte offset in a source
+  ;; row of its window's first pixel (i32), and $colTaps, its four taps twice (i16x8); per output row:
+  ;; $rowFirst, the padded index of its window's first row (i32; padded row p is source row
+  ;; min(max(p - 3, 0), h - 1), whose byte offset $rowMap gives), and $rowTaps, its four taps (i32
+  ;; each). $ring: eight rows of the row pass, 16 bytes an output pixel, plus 64 bytes.
+  (func (export "enlarge") (param $src i32) (param $colOff i32) (param $colTaps i32) (param $rowFirst i32)
+        (param $rowTaps i32) (param $rowMap i32) (param $ring i32) (param $dst i32) (param $W i32) (param $H i32)
+    (local $x i32) (local $y i32) (local $p i32) (local $done i32) (local $slot i32) (local $row i32)
+    (local $q i32) (local $o i32) (local $slotBytes i32) (local $first i32)
+    (local $v v128) (local $lo v128) (local $hi v128) (local $k v128) (local $d1 v128) (local $d2 v128)
+    (local $a v128) (local $b v128) (local $c v128) (local $d v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32)
+    (local $px0 v128) (local $px1 v128) (local $px2 v128) (local $px3 v128)
+    (local.set $slotBytes (i32.shl (local.get $W) (i32.const 4)))
+    (local.set $done (i32.const -1))
+    (local.set $y (i32.const 0))
+    (block $rowsDone
+      (loop $eachRow
+        (br_if $rowsDone (i32.ge_u (local.get $y) (local.get $H)))
+        (local.set $first (i32.load (i32.add (local.get $rowFirst) (i32.shl (local.get $y) (i32.const 2)))))
+        ;; the row pass of the window's rows not made yet (rows below the window are never needed again)
+        (if (i32.lt_s (local.get $done) (i32.sub (local.get $first) (i32.const 1)))
+          (then (local.set $done (i32.sub (local.get $first) (i32.const 1)))))
+        (block $madeAll
+          (loop $make
+            (br_if $madeAll (i32.ge_s (local.get $done) (i32.add (local.get $first) (i32.const 3))))
+            (local.set $done (i32.add (local.get $done) (i32.const 1)))
+            (local.set $row (i32.add (local.get $src)
+              (i32.load (i32.add (local.get $rowMap) (i32.shl (local.get $done) (i32.const 2))))))
+            (local.set $q (i32.add (local.get $ring)
+              (i32.mul (i32.and (local.get $done) (i32.const 7)) (local.get $slotBytes))))
+            (local.set $x (i32.const 0))
+            (block $xDone
+              (loop $eachX
+                (br_if $xDone (i32.ge_u (local.get $x) (local.get $W)))
+                ;; four source pixels, R R R R G G G G B B B B 0 0 0 0
+                (local.set $v (i8x16.shuffle 0 3 6 9 1 4 7 10 2 5 8 11 16 16 16 16
+                  (v128.load (i32.add (local.get $row)
+                    (i32.load (i32.add (local.get $colOff) (i32.shl (local.get $x) (i32.const 2))))))
+                  (v128.const i32x4 0 0 0 0)))
+                (local.set $k (v128.load (i32.add (local.get $colTaps) (i32.shl (local.get $x) (i32.const 4)))))
+                ;; [c0 R0 + c1 R1, c2 R2 + c3 R3, same for G], [same for B, 0, 0]
+                (local.set $d1 (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_u (local.get $v)) (local.get $k)))
+                (local.set $d2 (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_u (local.get $v)) (local.get $k)))
+                (v128.store (local.get $q)
+                  (i32x4.shr_s
+                    (i32x4.add
+                      (i32x4.add
+                        (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $d1) (local.get $d2))
+                        (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $d1) (local.get $d2)))
+                      (v128.const i32x4 2048 2048 2048 2048))
+                    (i32.const 12)))
+                (local.set $q (i32.add (local.get $q) (i32.const 16)))
+                (local.set $x (i32.add (local.get $x) (i32.const 1)))
+                (br $eachX)))
+            (br $make)))
+        ;; the column pass: four pixels at a time, written as 12 bytes (the next four overwrite the rest)
+        (local.set $o (i32.add (local.get $rowTaps) (i32.shl (local.get $y) (i32.const 4))))
+        (local.set $c0 (i32x4.splat (i32.load (local.get $o))))
+        (local.set $c1 (i32x4.splat (i32.load offset=4 (local.get $o))))
+        (local.set $c2 (i32x4.splat (i32.load offset=8 (local.get $o))))
+        (local.set $c3 (i32x4.splat (i32.load offset=12 (local.get $o))))
+        (local.set $r0 (i32.add (local.get $ring) (i32.mul (i32.and (local.get $first) (i32.const 7)) (local.get $slotBytes))))
+        (local.set $r1 (i32.add (local.get $ring) (i32.mul (i32.and (i32.add (local.get $first) (i32.const 1)) (i32.const 7)) (local.get $slotBytes))))
+        (local.set $r2 (i32.add (local.get $ring) (i32.mul (i32.and (i32.add (local.get $first) (i32.const 2)) (i32.const 7)) (local.get $slotBytes))))
+        (local.set $r3 (i32.add (local.get $ring) (i32.mul (i32.and (i32.add (local.get $first) (i32.const 3)) (i32.const 7)) (local.get $slotBytes))))
+        (local.set $q (i32.add (local.get $dst) (i32.mul (i32.mul (local.get $y) (local.get $W)) (i32.const 3))))
+        (local.set $x (i32.const 0))
+        (block $colsDone
+          (loop $eachCol
+            (br_if $colsDone (i32.ge_u (local.get $x) (local.get $W)))
+            (local.set $o (i32.shl (local.get $x) (i32.const 4)))
+            (local.set $px0 (call $column (local.get $r0) (local.get $r1) (local.get $r2) (local.get $r3) (local.get $o)
+              (local.get $c0) (local.get $c1) (local.get $c2) (local.get $c3)))
+            (local.set $px1 (call $column (local.get $r0) (local.get $r1) (local.get $r2) (local.get $r3) (i32.add (local.get $o) (i32.const 16))
+              (local.get $c0) (local.get $c1) (local.get $c2) (local.get $c3)))
+            (local.set $px2 (call $column (local.get $r0) (local.get $r1) (local.get $r2) (local.get $r3) (i32.add (local.get $o) (i32.const 32))
+              (local.get $c0) (local.get $c1) (local.get $c2) (local.get $c3)))
+            (local.set $px3 (call $column (local.get $r0) (local.get $r1) (local.get $r2) (local.get $r3) (i32.add (local.get $o) (i32.const 48))
+              (local.get $c0) (local.get $c1) (local.get $c2) (local.get $c3)))
+            ;; clipped to 0..255 by the saturating narrowings; R G B of each pixel, its fourth lane dropped
+            (v128.store (local.get $q)
+              (i8x16.shuffle 0 1 2 4 5 6 8 9 10 12 13 14 15 15 15 15
+                (i8x16.narrow_i16x8_u
+                  (i16x8.narrow_i32x4_s (local.get $px0) (local.get $px1))
+                  (i16x8.narrow_i32x4_s (local.get $px2) (local.get $px3)))
+                (v128.const i32x4 0 0 0 0)))
+            (local.set $q (i32.add (local.get $q) (i32.const 12)))
+            (local.set $x (i32.add (local.get $x) (i32.const 4)))
+            (br $eachCol)))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $eachRow))))
+
+  ;; One output pixel of the column pass: (c0 a + c1 b + c2 c + c3 d + 2048) >> 12, lanes R G B 0.
+  (func $column (param $r0 i32) (param $r1 i32) (param $r2 i32) (param $r3 i32) (param $o i32)
+        (param $c0 v128) (param $c1 v128) (param $c2 v128) (param $c3 v128) (result v128)
+    (i32x4.shr_s
+      (i32x4.add
+        (i32x4.add
+          (i32x4.add
+            (i32x4.mul (v128.load (i32.add (local.get $r0) (local.get $o))) (local.get $c0))
+            (i32x4.mul (v128.load (i32.add (local.get $r1) (local.get $o))) (local.get $c1)))
+          (i32x4.add
+            (i32x4.mul (v128.load (i32.add (local.get $r2) (local.get $o))) (local.get $c2))
+            (i32x4.mul (v128.load (i32.add (local.get $r3) (local.get $o))) (local.get $c3))))
+        (v128.const i32x4 2048 2048 2048 2048))
+      (i32.const 12)))
 )
