@@ -1,6 +1,6 @@
 // Geometry shared by the matcher (engine.server.ts) and the detail check, either of which may run in a
 // worker thread with its own OpenCV (detail-worker.server.ts): helpers that take only plain arrays.
-import { mulberry32 } from "~/utils/random";
+import { mulberry32Step, mulberry32Value } from "~/utils/random";
 import type { CV } from "./opencv.server";
 import { ratioMatches } from "./vocab.server";
 
@@ -225,7 +225,9 @@ const SUBSET_TRIANGLES = [0, 1, 2, 1, 2, 3, 0, 2, 3, 0, 1, 3];
  */
 function ransacHomography(src: number[], dst: number[], px: number, maxIters: number, confidence: number): Uint8Array {
   const m = src.length / 2;
-  const rnd = mulberry32(0x5eed);
+  // mulberry32(0x5eed)'s draws, its state kept in a local variable: a closure's (mulberry32's own, or
+  // one here) is stored boxed, an allocation at each of the ~60,000 draws of a photo
+  let state = 0x5eed;
   const idx = new Int32Array(4);
   const h = new Float64Array(9), a = new Float64Array(72);
   const thr = px * px;
@@ -236,8 +238,12 @@ function ransacHomography(src: number[], dst: number[], px: number, maxIters: nu
     let ok = false;
     for (let attempt = 0; attempt < 100 && !ok; attempt++) {
       for (let k = 0; k < 4; k++) {
-        let r = Math.floor(rnd() * m);
-        while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2])) r = Math.floor(rnd() * m);
+        state = mulberry32Step(state);
+        let r = Math.floor(mulberry32Value(state) * m);
+        while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2])) {
+          state = mulberry32Step(state);
+          r = Math.floor(mulberry32Value(state) * m);
+        }
         idx[k] = r;
       }
       let negative = 0;
