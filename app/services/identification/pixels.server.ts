@@ -7,7 +7,7 @@
 //   take a fifth to a seventh of that;
 // - the enlargement of a photo or reference smaller than the engine's frame (`enlargeRGB`), libvips'
 //   bicubic enlargement as sharp makes it, in a few milliseconds of this thread where libvips took
-//   about 22 ms of a photo's decode (on two threads) and 10 of a reference's 12.
+//   about 22 ms of a photo's decode (on two threads) and 8 of a reference's 11.
 import { PIXELS_WASM } from "./pixels-wasm";
 import type { CV } from "./opencv.server";
 import { instantiate, kernelMemory, reserve } from "./wasm.server";

@@ -176,10 +176,9 @@
   ;; each). $ring: eight rows of the row pass, 16 bytes an output pixel, plus 64 bytes.
   (func (export "enlarge") (param $src i32) (param $colOff i32) (param $colTaps i32) (param $rowFirst i32)
         (param $rowTaps i32) (param $rowMap i32) (param $ring i32) (param $dst i32) (param $W i32) (param $H i32)
-    (local $x i32) (local $y i32) (local $p i32) (local $done i32) (local $slot i32) (local $row i32)
+    (local $x i32) (local $y i32) (local $done i32) (local $row i32)
     (local $q i32) (local $o i32) (local $slotBytes i32) (local $first i32)
-    (local $v v128) (local $lo v128) (local $hi v128) (local $k v128) (local $d1 v128) (local $d2 v128)
-    (local $a v128) (local $b v128) (local $c v128) (local $d v128)
+    (local $v v128) (local $k v128) (local $d1 v128) (local $d2 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
     (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32)
     (local $px0 v128) (local $px1 v128) (local $px2 v128) (local $px3 v128)
