@@ -238,12 +238,11 @@ function ransacHomography(src: number[], dst: number[], px: number, maxIters: nu
     let ok = false;
     for (let attempt = 0; attempt < 100 && !ok; attempt++) {
       for (let k = 0; k < 4; k++) {
-        state = mulberry32Step(state);
-        let r = Math.floor(mulberry32Value(state) * m);
-        while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2])) {
+        let r: number;
+        do {
           state = mulberry32Step(state);
           r = Math.floor(mulberry32Value(state) * m);
-        }
+        } while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2]));
         idx[k] = r;
       }
       let negative = 0;

@@ -186,8 +186,10 @@ const ENLARGE_PAD = 3;
  */
 export function enlargeRGB(rgb: Uint8Array, w: number, h: number, side: number): { data: Uint8Array; width: number; height: number } {
   const shrink = Math.max(w, h) / side;
-  const W = Math.max(1, Math.round(w / shrink));
-  const H = Math.max(1, Math.round(h / shrink));
+  // the output's size as vips_affine makes it: each side times the scale, rounded half up
+  const scale = 1.0 / shrink;
+  const W = Math.max(1, Math.trunc(scale * w + 0.5));
+  const H = Math.max(1, Math.trunc(scale * h + 0.5));
   const cols = windowPositions(W, shrink, true);
   const rows = windowPositions(H, shrink, false);
   const rowBytes = (w + 2 * ENLARGE_PAD) * 3;
