@@ -139,3 +139,23 @@ export async function photoOfPins(pins: PinInPhoto[], quality = 80): Promise<Buf
 }
 
 export const dataUrl = (bytes: Buffer, type = 'image/jpeg') => `data:${type};base64,${bytes.toString('base64')}`;
+
+/**
+ * The photo smeared along a straight line, as when the phone moves while the shutter is open: each
+ * pixel the mean of the scene along a segment of `length` px at `angle` degrees (image axes, y down),
+ * drawn into a kernel by 64 points per pixel to the nearest cell and applied by sharp (libvips).
+ */
+export async function motionBlurred(photo: Buffer, length: number, angle: number, quality = 85): Promise<Buffer> {
+  const size = 2 * Math.ceil(length / 2) + 3;
+  const kernel = new Array<number>(size * size).fill(0);
+  const c = (size - 1) / 2, th = (angle * Math.PI) / 180;
+  const n = Math.round(length * 64);
+  for (let i = 0; i <= n; i++) {
+    const d = -length / 2 + (length * i) / n;
+    kernel[Math.round(c + d * Math.sin(th)) * size + Math.round(c + d * Math.cos(th))] += 1;
+  }
+  return sharp(photo)
+    .convolve({ width: size, height: size, kernel, scale: n + 1 })
+    .jpeg({ quality })
+    .toBuffer();
+}

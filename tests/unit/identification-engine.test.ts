@@ -10,7 +10,7 @@ import { BACKGROUND_STEP, pinMask, referenceLayout } from '~/services/identifica
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
-import { phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
+import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
 
 const GAIN = 1.8; // light enamel saturates at this exposure
 const refs = new Map<string, Buffer>();
@@ -58,6 +58,18 @@ describe('visual engine', () => {
     expect(result.best?.pinId).toBe('eagles');
     expect(result.best?.confidence).toBeGreaterThanOrEqual(50);
     expect(result.best?.confidence).toBeLessThanOrEqual(100);
+  });
+
+  it('names the pin in a photo smeared by the phone moving while the shutter was open', async () => {
+    // both are answered "no match" when the photo's features are found on the smeared photo itself
+    for (const [size, length] of [
+      [220, 16],
+      [300, 22],
+    ] as const) {
+      const result = await index.match(await motionBlurred(await phonePhoto(await pinArtwork(33), { rotate: 20, size }), length, 141));
+      expect(result.reason, `a ${size} px pin smeared over ${length} px`).toBe('match');
+      expect(result.best?.pinId).toBe('pin-33');
+    }
   });
 
   it('does not pass another team name on the same design off as the catalogue pin', async () => {

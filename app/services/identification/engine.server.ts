@@ -15,6 +15,7 @@
 //     of a spinner or dangler that has moved is compared under its own second motion
 //  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
+import { deblurGray, estimateMotionBlur } from "./blur.server";
 import { gaussianBlur } from "./pixels.server";
 import {
   decodeFeatures,
@@ -443,7 +444,10 @@ export class VisualIndex {
     const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE, true);
     lap("decode");
     const gray = toGray(img);
-    const orb = await this.queryOrb(cv, gray, img.width, img.height);
+    // a photo smeared by the phone's motion has its features found once the smear is undone (blur.server.ts)
+    const blur = estimateMotionBlur(cv, gray, img.width, img.height);
+    lap("blur");
+    const orb = await this.queryOrb(cv, blur ? deblurGray(cv, gray, img.width, img.height, blur) : gray, img.width, img.height);
     const qDesc = asWords(orb.desc);
     const qn = qDesc.length / 8;
     lap("orb");

@@ -1,0 +1,87 @@
+/**
+ * A photo smeared by the phone's motion (blur.server.ts): the engine finds the smear's direction and
+ * length from the photo's spectrum, and finds the photo's features once it is undone. A sharp photo
+ * must not be taken for a smeared one (undoing a smear that is not there adds ringing), and the
+ * smear must be measured well enough that undoing it brings the photo back near the sharp one.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deblurGray, estimateMotionBlur } from '~/services/identification/blur.server';
+import { decodeRGB, toGray } from '~/services/identification/features.server';
+import { getCV, type CV } from '~/services/identification/opencv.server';
+import { motionBlurred, phonePhoto, pinArtwork } from '../support/identify';
+
+let cv: CV;
+beforeAll(async () => {
+  cv = await getCV();
+});
+
+/** The photo as the engine sees it: 1,024 px, grayscale. */
+async function grayOf(photo: Buffer) {
+  const img = await decodeRGB(photo, 1024, 1024, true);
+  return { gray: toGray(img), width: img.width, height: img.height };
+}
+
+/** Angle between two directions (degrees, 0..90). */
+const apart = (a: number, b: number) => Math.abs(((((a - b) % 180) + 270) % 180) - 90);
+
+/**
+ * Mean absolute difference from the sharp photo where the blur shows: pixels where the sharp photo
+ * has an edge (a step of 24 or more to a neighbour), away from a 48 px border (the filter treats the
+ * photo as repeating).
+ */
+function difference(a: Uint8Array, sharpGray: Uint8Array, width: number, height: number): number {
+  let sum = 0, n = 0;
+  for (let y = 48; y < height - 48; y++) {
+    for (let x = 48; x < width - 48; x++) {
+      const i = y * width + x;
+      const step = Math.max(Math.abs(sharpGray[i + 1] - sharpGray[i - 1]), Math.abs(sharpGray[i + width] - sharpGray[i - width]));
+      if (step < 24) continue;
+      sum += Math.abs(a[i] - sharpGray[i]);
+      n++;
+    }
+  }
+  return sum / n;
+}
+
+describe('motion blur', () => {
+  it('is not found in sharp photos of pins', async () => {
+    for (const seed of [31, 32, 33, 34, 35, 41]) {
+      for (const rotate of [0, 14, 37]) {
+        const { gray, width, height } = await grayOf(await phonePhoto(await pinArtwork(seed), { rotate }));
+        expect(estimateMotionBlur(cv, gray, width, height), `pin ${seed}, turned ${rotate} degrees`).toBeNull();
+      }
+    }
+  });
+
+  it('is found with its direction and length in smeared photos', async () => {
+    // the photos are 800 px wide, decoded at 1,024 px: a smear of L px becomes 1.28 L
+    for (const [seed, length, angle] of [
+      [31, 10, 30],
+      [32, 12, 115],
+      [33, 8, 160],
+      [34, 14, 72],
+    ] as const) {
+      const { gray, width, height } = await grayOf(await motionBlurred(await phonePhoto(await pinArtwork(seed)), length, angle));
+      const blur = estimateMotionBlur(cv, gray, width, height);
+      expect(blur, `pin ${seed}, ${length} px at ${angle} degrees`).not.toBeNull();
+      expect(apart(blur!.angle, angle)).toBeLessThanOrEqual(8);
+      // the filter undoes 0.9 of the smear measured: within a quarter of the smear itself
+      expect(blur!.length / (1.28 * length)).toBeGreaterThan(0.75);
+      expect(blur!.length / (1.28 * length)).toBeLessThan(1.25);
+    }
+  });
+
+  it('is undone closely enough to bring the photo back near the sharp one', async () => {
+    const sharpPhoto = await phonePhoto(await pinArtwork(32), { quality: 92 });
+    const clean = await grayOf(sharpPhoto);
+    const smeared = await grayOf(await motionBlurred(sharpPhoto, 12, 115, 92));
+    const blur = estimateMotionBlur(cv, smeared.gray, smeared.width, smeared.height)!;
+    const undone = deblurGray(cv, smeared.gray, smeared.width, smeared.height, blur);
+    const before = difference(smeared.gray, clean.gray, clean.width, clean.height);
+    const after = difference(undone, clean.gray, clean.width, clean.height);
+    expect(after).toBeLessThan(0.7 * before);
+    // undone across the motion instead, it is further from the sharp photo than the smeared one
+    const wrong = deblurGray(cv, smeared.gray, smeared.width, smeared.height, { ...blur, angle: blur.angle + 90 });
+    expect(difference(wrong, clean.gray, clean.width, clean.height)).toBeGreaterThan(before);
+  });
+});
