@@ -24,15 +24,15 @@ const STEP = 64;
 /** Cepstral minimum searched between these distances (pixels of the halved photo). */
 const CEPS_MIN = 1.5;
 const CEPS_MAX = 22.5;
-/** A blur is taken for one when all three hold (fitted on the public set: 80 of its 118 smeared photos pass, 4 of its 582 sharp ones):
+/** A blur is taken for one when all three hold (fitted on the public set: 80 of its 118 smeared photos pass, 1 of its 582 sharp ones):
  * the cepstral minimum stands out (robust z below), the power along the motion is lower than across
  * it (mean log power, natural log), and the log spectrum dips at 1/L and 2/L along the motion more than
  * across it. Textures and lettering make cepstral minima of their own, but not all three. */
 const CEPS_Z = -6;
-const ANISOTROPY = 0.3;
+const ANISOTROPY = 0.5;
 const DIP = 1;
-/** The stripes of a segment half as long as the cepstral minimum's distance dip deeper by this much when it is that one. */
-const HARMONIC = 1.5;
+/** When the stripes of a segment half as long as the cepstral minimum's distance dip this many times as deep, it is that one. */
+const HARMONIC = 2;
 /** Shortest blur worth undoing (pixels of the photo). */
 const MIN_LENGTH = 3;
 /** The cepstral distance overestimates the segment (about 1.1x on the public set); the filter undoes 0.9 of it. */
@@ -187,8 +187,8 @@ function judge(logPower: Float32Array, ceps: Float32Array): MotionBlur | null {
   const dip = dips(len);
   if (dip <= DIP) return null;
   // the cepstrum of the stripes also dips at twice their period, at times more deeply: the segment is
-  // then half as long, and the stripes at its length are far deeper
-  const length = dips(len / 2) > dip + HARMONIC ? len / 2 : len;
+  // then half as long, and the stripes at its length dip far deeper
+  const length = dips(len / 2) > HARMONIC * dip ? len / 2 : len;
   if (2 * length < MIN_LENGTH) return null;
   return { angle, length: 2 * length * LENGTH_SCALE };
 }

@@ -128,7 +128,8 @@ const QUERY_SIDE = 1024;
 const QUERY_FEATURES = 2000;
 const QUERY_LEVELS = 8;
 // the pyramid levels whose ORB the main thread finds when the worker finds the others: levels 0-1
-// hold about as many pixels (1 + 0.69) as levels 2-7 (1.4), and took 23.5 against 23.8 ms
+// hold about as many pixels (1 + 0.69) as levels 2-7 (1.4), and took 23.5 against 23.8 ms (while the
+// main thread looks for a motion blur, the worker takes levels 1-7: `photoOrb`)
 const QUERY_NEAR_LEVELS = 2;
 const SHORTLIST_IMAGES = 8;
 const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED whose correspondences are found exhaustively
@@ -414,6 +415,32 @@ export class VisualIndex {
   }
 
   /**
+   * The photo's ORB keypoints, found on the photo with its motion blur undone when it shows one
+   * (blur.server.ts): a smeared corner is an edge, and ORB finds few on the pin. With the worker, it
+   * finds the keypoints of every level but the largest while this thread looks for a blur (about 12 ms,
+   * about as much work as the largest level), then those of the largest: when there is none, the same
+   * keypoints as `queryOrb`'s, sooner than looking first. When there is one, the photo's levels are
+   * dropped and those of the photo with the blur undone are found instead.
+   */
+  private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
+    const params = { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: QUERY_LEVELS };
+    if (!this.detailWorker) {
+      const blur = estimateMotionBlur(cv, gray, width, height);
+      return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, params);
+    }
+    const far = Array.from({ length: QUERY_LEVELS - 1 }, (_, k) => 1 + k);
+    const remote = this.detailWorker.orb({ gray, width, height, params, levels: far }).catch(() => null);
+    const blur = estimateMotionBlur(cv, gray, width, height);
+    if (blur) {
+      const clear = deblurGray(cv, gray, width, height, blur);
+      await remote; // the worker is free for the new photo's levels once it has answered
+      return this.queryOrb(cv, clear, width, height);
+    }
+    const near = runOrbLevels(cv, gray, width, height, params, [0]);
+    return concatOrb([near, (await remote) ?? runOrbLevels(cv, gray, width, height, params, far)]);
+  }
+
+  /**
    * `local` over the items, every other one given to the worker (`remote`) at the same time; without
    * the worker, or if it fails, all are done here. The items are independent and their functions
    * deterministic, so the results are those of one thread.
@@ -444,10 +471,7 @@ export class VisualIndex {
     const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE, true);
     lap("decode");
     const gray = toGray(img);
-    // a photo smeared by the phone's motion has its features found once the smear is undone (blur.server.ts)
-    const blur = estimateMotionBlur(cv, gray, img.width, img.height);
-    lap("blur");
-    const orb = await this.queryOrb(cv, blur ? deblurGray(cv, gray, img.width, img.height, blur) : gray, img.width, img.height);
+    const orb = await this.photoOrb(cv, gray, img.width, img.height);
     const qDesc = asWords(orb.desc);
     const qn = qDesc.length / 8;
     lap("orb");
