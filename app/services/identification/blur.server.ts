@@ -212,13 +212,23 @@ function kernelPlane(blur: MotionBlur, W: number, H: number): Float32Array {
   return k;
 }
 
-/** The grayscale photo with the motion blur undone by a Wiener filter (rounded, clipped to 0..255). */
+/** The next size at or above n that OpenCV's DFT handles fast (a product of 2s, 3s and 5s), and even. */
+function dftSize(cv: CV, n: number): number {
+  let size = cv.getOptimalDFTSize(n);
+  while (size % 2) size = cv.getOptimalDFTSize(size + 1);
+  return size;
+}
+
+/**
+ * The grayscale photo with the motion blur undone by a Wiener filter (rounded, clipped to 0..255).
+ * The spectra are OpenCV's packed spectra of real images (CCS): half the memory of complex ones, which
+ * OpenCV's memory keeps once grown. The segment's kernel is symmetric about its centre, so its spectrum
+ * is real, and the filter multiplies each of the photo's frequencies by one real factor.
+ */
 export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: number, blur: MotionBlur): Uint8Array {
-  const W = cv.getOptimalDFTSize(width), H = cv.getOptimalDFTSize(height);
+  const W = dftSize(cv, width), H = dftSize(cv, height);
   const img = new cv.Mat(H, W, cv.CV_32F);
   const ker = new cv.Mat(H, W, cv.CV_32F);
-  const G = new cv.Mat();
-  const K = new cv.Mat();
   try {
     // the photo, mirrored into the extra rows and columns of an efficient DFT size
     const d = img.data32F as Float32Array;
@@ -227,17 +237,24 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
       for (let x = 0; x < W; x++) d[y * W + x] = gray[sy * width + (x < width ? x : Math.max(0, 2 * width - 2 - x))];
     }
     (ker.data32F as Float32Array).set(kernelPlane(blur, W, H));
-    cv.dft(img, G, cv.DFT_COMPLEX_OUTPUT);
-    cv.dft(ker, K, cv.DFT_COMPLEX_OUTPUT);
-    const g = G.data32F as Float32Array, k = K.data32F as Float32Array;
-    for (let i = 0; i < g.length; i += 2) {
-      const kr = k[i], ki = k[i + 1], gr = g[i], gi = g[i + 1];
-      const den = kr * kr + ki * ki + WIENER_K;
-      // G * conj(K) / (|K|^2 + k)
-      g[i] = (gr * kr + gi * ki) / den;
-      g[i + 1] = (gi * kr - gr * ki) / den;
+    cv.dft(img, img);
+    cv.dft(ker, ker);
+    // packed layout: in the inner columns each row holds (re, im) pairs, the real part at odd columns;
+    // the first and last columns hold (re, im) pairs down the rows, the real part at odd rows, with
+    // real values alone in the first and last rows
+    const g = img.data32F as Float32Array, k = ker.data32F as Float32Array;
+    const factor = (re: number) => re / (re * re + WIENER_K);
+    for (let y = 0; y < H; y++) {
+      const row = y * W;
+      for (let x = 1; x < W - 1; x++) g[row + x] *= factor(k[row + (x & 1 ? x : x - 1)]);
     }
-    cv.dft(G, img, cv.DFT_INVERSE | cv.DFT_REAL_OUTPUT | cv.DFT_SCALE);
+    for (const c of [0, W - 1]) {
+      for (let y = 0; y < H; y++) {
+        const re = y === 0 || y === H - 1 || y & 1 ? y : y - 1;
+        g[y * W + c] *= factor(k[re * W + c]);
+      }
+    }
+    cv.dft(img, img, cv.DFT_INVERSE | cv.DFT_REAL_OUTPUT | cv.DFT_SCALE);
     const r = img.data32F as Float32Array;
     const out = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) {
@@ -250,7 +267,5 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
   } finally {
     img.delete();
     ker.delete();
-    G.delete();
-    K.delete();
   }
 }
