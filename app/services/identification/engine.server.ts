@@ -127,6 +127,7 @@ interface Entry {
 const QUERY_SIDE = 1024;
 const QUERY_FEATURES = 2000;
 const QUERY_LEVELS = 8;
+const QUERY_ORB = { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: QUERY_LEVELS };
 // the pyramid levels whose ORB the main thread finds when the worker finds the others: levels 0-1
 // hold about as many pixels (1 + 0.69) as levels 2-7 (1.4), and took 23.5 against 23.8 ms (while the
 // main thread looks for a motion blur, the worker takes levels 1-7: `photoOrb`)
@@ -406,7 +407,7 @@ export class VisualIndex {
    * same order, as one ORB over all levels (`runOrbLevels`). If the worker fails, its levels are found here.
    */
   private async queryOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
-    const params = { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: QUERY_LEVELS };
+    const params = QUERY_ORB;
     if (!this.detailWorker) return runOrb(cv, gray, width, height, params);
     const far = Array.from({ length: QUERY_LEVELS - QUERY_NEAR_LEVELS }, (_, k) => QUERY_NEAR_LEVELS + k);
     const remote = this.detailWorker.orb({ gray, width, height, params, levels: far }).catch(() => null);
@@ -423,7 +424,7 @@ export class VisualIndex {
    * dropped and those of the photo with the blur undone are found instead.
    */
   private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
-    const params = { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: QUERY_LEVELS };
+    const params = QUERY_ORB;
     if (!this.detailWorker) {
       const blur = estimateMotionBlur(cv, gray, width, height);
       return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, params);
