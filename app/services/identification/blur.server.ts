@@ -2,8 +2,8 @@
 //
 // A phone that moves while the shutter is open smears the photo along a line: the photo is the sharp
 // scene convolved with a segment of length L at an angle. ORB then finds few corners on the pin (a
-// corner smeared along a line is an edge), and on the public set the right pin of most blurred photos
-// never reached the shortlist. The segment leaves a clear mark on the spectrum: its transform is a
+// corner smeared along a line is an edge): on the public set, 18 of the 33 photos whose pin never
+// reached the answer's candidates were smeared. The segment leaves a clear mark on the spectrum: its transform is a
 // sinc along the motion, zero at every multiple of 1/L cycles per pixel, so the log power spectrum
 // has parallel dark stripes 1/L apart, and its cepstrum (the transform of the log spectrum) a deep
 // minimum at distance L in the direction of the motion. This is the classical cepstral estimate of
@@ -27,7 +27,7 @@ const CEPS_MAX = 22.5;
 /** A blur is taken for one when all three hold (fitted on the public set: 80 of its 118 smeared photos pass, 1 of its 582 sharp ones):
  * the cepstral minimum stands out (robust z below), the power along the motion is lower than across
  * it (mean log power, natural log), and the log spectrum dips at 1/L and 2/L along the motion more than
- * across it. Textures and lettering make cepstral minima of their own, but not all three. */
+ * across it. Textures and lettering make cepstral minima of their own, but seldom all three. */
 const CEPS_Z = -6;
 const ANISOTROPY = 0.5;
 const DIP = 1;
