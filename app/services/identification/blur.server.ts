@@ -193,9 +193,12 @@ function judge(logPower: Float32Array, ceps: Float32Array): MotionBlur | null {
   return { angle, length: 2 * length * LENGTH_SCALE };
 }
 
-/** The segment's kernel, centred on (0, 0) of a W x H plane that wraps (for the DFT): points along it, splatted bilinearly. */
-function kernelPlane(blur: MotionBlur, W: number, H: number): Float32Array {
-  const k = new Float32Array(W * H);
+/**
+ * Draws the segment's kernel into `k`, a W x H plane that wraps (for the DFT), centred on (0, 0):
+ * points along it, splatted bilinearly.
+ */
+function drawKernel(k: Float32Array, blur: MotionBlur, W: number, H: number): void {
+  k.fill(0);
   const th = (blur.angle * Math.PI) / 180, c = Math.cos(th), s = Math.sin(th);
   const n = Math.floor(blur.length * 8) + 1;
   const add = (x: number, y: number, v: number) => (k[(((y % H) + H) % H) * W + (((x % W) + W) % W)] += v);
@@ -209,7 +212,6 @@ function kernelPlane(blur: MotionBlur, W: number, H: number): Float32Array {
     add(x0 + 1, y0 + 1, fx * fy);
   }
   for (let i = 0; i < k.length; i++) k[i] /= n;
-  return k;
 }
 
 /** The next size at or above n that OpenCV's DFT handles fast (a product of 2s, 3s and 5s), and even. */
@@ -236,7 +238,7 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
       const sy = y < height ? y : Math.max(0, 2 * height - 2 - y);
       for (let x = 0; x < W; x++) d[y * W + x] = gray[sy * width + (x < width ? x : Math.max(0, 2 * width - 2 - x))];
     }
-    (ker.data32F as Float32Array).set(kernelPlane(blur, W, H));
+    drawKernel(ker.data32F as Float32Array, blur, W, H);
     cv.dft(img, img);
     cv.dft(ker, ker);
     // packed layout: in the inner columns each row holds (re, im) pairs, the real part at odd columns;

@@ -407,12 +407,22 @@ export class VisualIndex {
    * same order, as one ORB over all levels (`runOrbLevels`). If the worker fails, its levels are found here.
    */
   private async queryOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
-    const params = QUERY_ORB;
-    if (!this.detailWorker) return runOrb(cv, gray, width, height, params);
-    const far = Array.from({ length: QUERY_LEVELS - QUERY_NEAR_LEVELS }, (_, k) => QUERY_NEAR_LEVELS + k);
-    const remote = this.detailWorker.orb({ gray, width, height, params, levels: far }).catch(() => null);
-    const near = runOrbLevels(cv, gray, width, height, params, Array.from({ length: QUERY_NEAR_LEVELS }, (_, k) => k));
-    return concatOrb([near, (await remote) ?? runOrbLevels(cv, gray, width, height, params, far)]);
+    if (!this.detailWorker) return runOrb(cv, gray, width, height, QUERY_ORB);
+    return this.splitOrb(this.detailWorker, cv, gray, width, height, QUERY_NEAR_LEVELS).finish();
+  }
+
+  /**
+   * The photo's ORB shared with the worker: it starts on the levels from `first` on at once, and
+   * `finish` finds those below `first` here and puts them all together in level order (the worker's
+   * levels are found here too if it fails). `remote` settles when the worker has answered.
+   */
+  private splitOrb(worker: DetailWorker, cv: CV, gray: Uint8Array, width: number, height: number, first: number) {
+    const levels = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+    const far = levels(first, QUERY_LEVELS);
+    const remote = worker.orb({ gray, width, height, params: QUERY_ORB, levels: far }).catch(() => null);
+    const finish = async () =>
+      concatOrb([runOrbLevels(cv, gray, width, height, QUERY_ORB, levels(0, first)), (await remote) ?? runOrbLevels(cv, gray, width, height, QUERY_ORB, far)]);
+    return { remote, finish };
   }
 
   /**
@@ -424,21 +434,16 @@ export class VisualIndex {
    * dropped and those of the photo with the blur undone are found instead.
    */
   private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
-    const params = QUERY_ORB;
     if (!this.detailWorker) {
       const blur = estimateMotionBlur(cv, gray, width, height);
-      return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, params);
+      return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, QUERY_ORB);
     }
-    const far = Array.from({ length: QUERY_LEVELS - 1 }, (_, k) => 1 + k);
-    const remote = this.detailWorker.orb({ gray, width, height, params, levels: far }).catch(() => null);
+    const split = this.splitOrb(this.detailWorker, cv, gray, width, height, 1);
     const blur = estimateMotionBlur(cv, gray, width, height);
-    if (blur) {
-      const clear = deblurGray(cv, gray, width, height, blur);
-      await remote; // the worker is free for the new photo's levels once it has answered
-      return this.queryOrb(cv, clear, width, height);
-    }
-    const near = runOrbLevels(cv, gray, width, height, params, [0]);
-    return concatOrb([near, (await remote) ?? runOrbLevels(cv, gray, width, height, params, far)]);
+    if (!blur) return split.finish();
+    const clear = deblurGray(cv, gray, width, height, blur);
+    await split.remote; // the worker is free for the new photo's levels once it has answered
+    return this.queryOrb(cv, clear, width, height);
   }
 
   /**
