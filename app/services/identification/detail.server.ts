@@ -625,6 +625,9 @@ const LETTER_LIGHT_PEERS = 0.3; // ... and the light on it is within this many c
 const LETTER_BELOW_ROW = 0.25; // or this much less than both the pin's other letters and those of its own row,
 const LETTER_ROW_LIGHT = 0.5; // ... where the light on the row's letters is within this many contrasts (median)
 const LETTER_ROW_SLACK = 4; // letters of one row: tops and heights within this many reference pixels
+const ROW_SHIFT = 8; // a letter and its neighbours in a line are looked for this far away as one box (alignRows)...
+const ROW_WINDOW = 5; // ... this many letters in all
+const ROW_MIN_LETTERS = 3; // ... in a line of at least this many
 
 /** The box compared around a letter (its strokes and a margin), or null when a local search would leave the image. */
 function letterBox([x, y, w, h]: number[], W: number, H: number): [number, number, number, number] | null {
@@ -734,6 +737,7 @@ function wrongLetters(
     const light = Math.abs(qs / n - (a * rm + b)) / (Math.abs(a) * rsd);
     letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
   }
+  alignRows(warped, r, W, H, letters, a, b);
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
   let wrong = 0, lineEnd = 0;
   for (const l of letters) {
@@ -749,6 +753,44 @@ function wrongLetters(
     if (atLineEnd(l.glyph, ref.glyphs)) lineEnd++;
   }
   return { wrong, lineEnd };
+}
+
+/**
+ * A line of lettering that the pin's homography leaves a few pixels off (where the pin is not flat, or
+ * the fit leans on a spinner or on one side of the pin), beyond a letter's own search: a letter that is
+ * not close is looked for again around the shift at which it and its nearest neighbours in the line
+ * (ROW_WINDOW letters in all, as one box) fit best, up to ROW_SHIFT pixels away; the better of the two
+ * is kept, with the light measured where it was found. Only in a line of at least ROW_MIN_LETTERS: one
+ * digit that differs does not move the box, which the other letters anchor, so another year still
+ * correlates poorly there. The shift is local because the misalignment grows along a line.
+ */
+function alignRows(
+  warped: Uint8Array, r: Uint8Array, W: number, H: number,
+  letters: { glyph: number[]; x0: number; y0: number; bw: number; bh: number; rm: number; rsd: number; ncc: number; light: number }[],
+  a: number, b: number,
+): void {
+  const centre = (m: (typeof letters)[number]) => m.x0 + m.bw / 2;
+  for (const l of letters) {
+    if (l.ncc >= CLOSE_NCC) continue;
+    const row = letters.filter((m) => sameRow(m.glyph[1], m.glyph[3], l.glyph[1], l.glyph[3]));
+    if (row.length < ROW_MIN_LETTERS) continue;
+    const near = row.sort((p, q) => Math.abs(centre(p) - centre(l)) - Math.abs(centre(q) - centre(l))).slice(0, ROW_WINDOW);
+    const x0 = Math.min(...near.map((m) => m.x0)), y0 = Math.min(...near.map((m) => m.y0));
+    const x1 = Math.max(...near.map((m) => m.x0 + m.bw)), y1 = Math.max(...near.map((m) => m.y0 + m.bh));
+    lastShift.dx = lastShift.dy = 0;
+    if (boxNcc(warped, r, W, H, x0, y0, x1 - x0, y1 - y0, ROW_SHIFT) < 0) continue;
+    const { dx: ox, dy: oy } = lastShift;
+    if (Math.max(Math.abs(ox), Math.abs(oy)) <= LETTER_SHIFT) continue; // the letter's own search covered it
+    lastShift.dx = ox;
+    lastShift.dy = oy;
+    const ncc = boxNcc(warped, r, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, ox, oy);
+    if (ncc <= l.ncc) continue;
+    const { dx, dy } = lastShift;
+    let qs = 0;
+    for (let yy = l.y0; yy < l.y0 + l.bh; yy++) for (let xx = l.x0; xx < l.x0 + l.bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
+    l.ncc = ncc;
+    l.light = Math.abs(qs / (l.bw * l.bh) - (a * l.rm + b)) / (Math.abs(a) * l.rsd);
+  }
 }
 
 /**

@@ -34,8 +34,8 @@ interface Kernel {
 }
 
 let kernel: Kernel | null = null;
-/** The most shifts searched at once: 5 px each way (WIDE_SHIFT in detail.server.ts) */
-const MAX_SHIFTS = 11 * 11;
+/** The most shifts searched at once: 8 px each way (ROW_SHIFT in detail.server.ts) */
+const MAX_SHIFTS = 17 * 17;
 
 function nccKernel(): Kernel {
   if (!kernel) {
