@@ -135,6 +135,8 @@ const QUERY_NEAR_LEVELS = 2;
 const SHORTLIST_IMAGES = 8;
 const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED whose correspondences are found exhaustively
 const SHORTLIST_VOTED = 32; // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
+const DEEPER_VOTED = 64; // ... and this many when none of them counts DEEPEN_BELOW inliers
+const DEEPEN_BELOW = 50;
 const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 const RATIO = 0.8;
 // a photo descriptor is also searched in the visual word it is nearly as close to (within this many
@@ -495,7 +497,7 @@ export class VisualIndex {
     voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
     const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
-    const listed = new Map(ranked.slice(0, SHORTLIST_VOTED).map((r) => [r.slot, r.arr]));
+    const listed = new Map(ranked.slice(0, DEEPER_VOTED).map((r) => [r.slot, r.arr]));
     for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
     // a reference cut out of a phone photo (a pin added from a photo that found no match) is blurred,
     // enlarged and lit unlike the next photo of the pin, and the vote finds about half of the
@@ -515,7 +517,8 @@ export class VisualIndex {
 
     // geometric verification
     const topVotes = ranked[0]?.votes ?? 0;
-    const counted = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.votes >= 6 && r.votes >= topVotes * 0.15);
+    const countable = (r: (typeof ranked)[number]) => r.votes >= 6 && r.votes >= topVotes * 0.15;
+    const counted = ranked.slice(0, SHORTLIST_VOTED).filter(countable);
     interface Verified {
       e: Entry;
       bow: number;
@@ -547,6 +550,21 @@ export class VisualIndex {
       (p) => quickInliers(p, p.iters),
       (worker, items) => worker.quickInliers(items),
     );
+    // a small pin, or one that is blurred or far from square to the camera, gets few of the photo's
+    // features, and the vote may rank it below the first SHORTLIST_VOTED: when none of those counts
+    // DEEPEN_BELOW inliers, the next ones are counted too
+    if (Math.max(0, ...countedQuick) < DEEPEN_BELOW) {
+      const deeper = ranked.slice(SHORTLIST_VOTED, DEEPER_VOTED).filter(countable);
+      const deeperPoints = deeper.map((s) => pairPoints(s.arr, orb.points, s.e));
+      const deeperQuick = await this.shared(
+        deeperPoints.map((p) => ({ ...p, iters: RANK_ITERS })),
+        (p) => quickInliers(p, p.iters),
+        (worker, items) => worker.quickInliers(items),
+      );
+      counted.push(...deeper);
+      countedPoints.push(...deeperPoints);
+      countedQuick.push(...deeperQuick);
+    }
     const order = counted
       .map((_, k) => k)
       .sort((x, y) => countedQuick[y] - countedQuick[x] || x - y)
