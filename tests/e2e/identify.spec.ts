@@ -14,8 +14,13 @@ async function photoFile(seed: number, opts: { rotate?: number; size?: number } 
   return { name: `pin-${seed}.jpg`, mimeType: 'image/jpeg', buffer: await phonePhoto(art, opts) };
 }
 
-/** Uploads a photo with the identifier: with JS it identifies on change, without JS the form is submitted. */
+/**
+ * Uploads a photo with the identifier: with JS it identifies on change, without JS the form is submitted.
+ * With JS it waits for the page to hydrate first (the live camera's panel appears): a file chosen
+ * before that has no handler to send it, and nothing happens.
+ */
 async function identifyWith(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, noJs: boolean, scope = page.getByTestId('identifier').first()) {
+  if (!noJs) await expect(scope.getByTestId('camera')).toBeVisible();
   await scope.getByLabel('Photo of your pin').setInputFiles(file);
   if (noJs) await scope.getByRole('button', { name: 'Identify' }).click();
 }
