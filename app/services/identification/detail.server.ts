@@ -731,10 +731,7 @@ function wrongLetters(
     lastShift.dx = lastShift.dy = 0;
     const ncc = boxNcc(warped, r, W, H, x0, y0, bw, bh, LETTER_SHIFT);
     // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
-    const { dx, dy } = lastShift;
-    let qs = 0;
-    for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
-    const light = Math.abs(qs / n - (a * rm + b)) / (Math.abs(a) * rsd);
+    const light = letterLight(warped, W, box, lastShift.dx, lastShift.dy, rm, rsd, a, b);
     letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
   }
   alignRows(warped, r, W, H, letters, a, b);
@@ -785,12 +782,21 @@ function alignRows(
     lastShift.dy = oy;
     const ncc = boxNcc(warped, r, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, ox, oy);
     if (ncc <= l.ncc) continue;
-    const { dx, dy } = lastShift;
-    let qs = 0;
-    for (let yy = l.y0; yy < l.y0 + l.bh; yy++) for (let xx = l.x0; xx < l.x0 + l.bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
     l.ncc = ncc;
-    l.light = Math.abs(qs / (l.bw * l.bh) - (a * l.rm + b)) / (Math.abs(a) * l.rsd);
+    l.light = letterLight(warped, W, [l.x0, l.y0, l.bw, l.bh], lastShift.dx, lastShift.dy, l.rm, l.rsd, a, b);
   }
+}
+
+/**
+ * How far the photo's mean over a letter's box, shifted by (dx, dy), lies from what the pin predicts
+ * there (a * the reference's mean `rm` + b), in the reference's contrasts (`rsd`).
+ */
+function letterLight(
+  warped: Uint8Array, W: number, [x0, y0, bw, bh]: readonly number[], dx: number, dy: number, rm: number, rsd: number, a: number, b: number,
+): number {
+  let qs = 0;
+  for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
+  return Math.abs(qs / (bw * bh) - (a * rm + b)) / (Math.abs(a) * rsd);
 }
 
 /**

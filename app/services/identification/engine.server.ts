@@ -544,23 +544,18 @@ export class VisualIndex {
     // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
     // fine check's so that the JS count's own randomness does not keep a candidate out.
     // With the worker, every other candidate is counted, and every other homography fitted, there.
-    const countedPoints = counted.map((s) => pairPoints(s.arr, orb.points, s.e));
-    const countedQuick = await this.shared(
-      countedPoints.map((p, k) => ({ ...p, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })),
-      (p) => quickInliers(p, p.iters),
-      (worker, items) => worker.quickInliers(items),
-    );
+    const pointsOf = (s: (typeof ranked)[number]) => pairPoints(s.arr, orb.points, s.e);
+    const countQuick = (items: (Correspondences & { iters: number })[]) =>
+      this.shared(items, (p) => quickInliers(p, p.iters), (worker, some) => worker.quickInliers(some));
+    const countedPoints = counted.map(pointsOf);
+    const countedQuick = await countQuick(countedPoints.map((p, k) => ({ ...p, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })));
     // a small pin, or one that is blurred or far from square to the camera, gets few of the photo's
     // features, and the vote may rank it below the first SHORTLIST_VOTED: when none of those counts
     // DEEPEN_BELOW inliers, the next ones are counted too
     if (Math.max(0, ...countedQuick) < DEEPEN_BELOW) {
       const deeper = ranked.slice(SHORTLIST_VOTED, DEEPER_VOTED).filter(countable);
-      const deeperPoints = deeper.map((s) => pairPoints(s.arr, orb.points, s.e));
-      const deeperQuick = await this.shared(
-        deeperPoints.map((p) => ({ ...p, iters: RANK_ITERS })),
-        (p) => quickInliers(p, p.iters),
-        (worker, items) => worker.quickInliers(items),
-      );
+      const deeperPoints = deeper.map(pointsOf);
+      const deeperQuick = await countQuick(deeperPoints.map((p) => ({ ...p, iters: RANK_ITERS })));
       counted.push(...deeper);
       countedPoints.push(...deeperPoints);
       countedQuick.push(...deeperQuick);
