@@ -129,8 +129,9 @@ const QUERY_FEATURES = 2000;
 const QUERY_LEVELS = 8;
 const QUERY_ORB = { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: QUERY_LEVELS };
 // the pyramid levels whose ORB the main thread finds when the worker finds the others: levels 0-1
-// hold about as many pixels (1 + 0.69) as levels 2-7 (1.4), and took 23.5 against 23.8 ms (while the
-// main thread looks for a motion blur, the worker takes levels 1-7: `photoOrb`)
+// hold about as many pixels (1 + 0.69) as levels 2-7 (1.4). The main thread also looks for a motion
+// blur first (`photoOrb`), yet the worker, whose levels take longer while both threads work (about
+// 46 against 35 ms on the public set) and whose answer comes by message, still finishes last
 const QUERY_NEAR_LEVELS = 2;
 const SHORTLIST_IMAGES = 8;
 const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED whose correspondences are found exhaustively
@@ -430,17 +431,17 @@ export class VisualIndex {
   /**
    * The photo's ORB keypoints, found on the photo with its motion blur undone when it shows one
    * (blur.server.ts): a smeared corner is an edge, and ORB finds few on the pin. With the worker, it
-   * finds the keypoints of every level but the largest while this thread looks for a blur (about 12 ms,
-   * about as much work as the largest level), then those of the largest: when there is none, the same
-   * keypoints as `queryOrb`'s, sooner than looking first. When there is one, the photo's levels are
-   * dropped and those of the photo with the blur undone are found instead.
+   * finds the keypoints of the smaller levels while this thread looks for a blur (about 16 ms), then
+   * those of the two largest: when there is none, the same keypoints as `queryOrb`'s, sooner than
+   * looking first. When there is one, the photo's levels are dropped and those of the photo with the
+   * blur undone are found instead.
    */
   private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
     if (!this.detailWorker) {
       const blur = estimateMotionBlur(cv, gray, width, height);
       return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, QUERY_ORB);
     }
-    const split = this.splitOrb(this.detailWorker, cv, gray, width, height, 1);
+    const split = this.splitOrb(this.detailWorker, cv, gray, width, height, QUERY_NEAR_LEVELS);
     const blur = estimateMotionBlur(cv, gray, width, height);
     if (!blur) return split.finish();
     const clear = deblurGray(cv, gray, width, height, blur);
