@@ -1080,17 +1080,19 @@ interface Aligned {
 
 /** Per channel, over the selected pixels: sums of reference, photo, reference squared and their product. */
 function channelSums(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { n: number; sr: number[]; sq: number[]; srr: number[]; srq: number[] } {
-  const sr = [0, 0, 0], sq = [0, 0, 0], srr = [0, 0, 0], srq = [0, 0, 0];
-  let n = 0;
-  for (let i = 0; i < sel.length; i++) {
+  // one local per sum (a small array's elements cost a load and a store each): sums of bytes and of
+  // their products, exact in any order
+  let n = 0, r0 = 0, r1 = 0, r2 = 0, q0 = 0, q1 = 0, q2 = 0, rr0 = 0, rr1 = 0, rr2 = 0, rq0 = 0, rq1 = 0, rq2 = 0;
+  for (let i = 0, j = 0; i < sel.length; i++, j += 3) {
     if (!sel[i]) continue;
     n++;
-    for (let c = 0; c < 3; c++) {
-      const rv = r[i * 3 + c], qv = q[i * 3 + c];
-      sr[c] += rv; sq[c] += qv; srr[c] += rv * rv; srq[c] += rv * qv;
-    }
+    const a0 = r[j], a1 = r[j + 1], a2 = r[j + 2], b0 = q[j], b1 = q[j + 1], b2 = q[j + 2];
+    r0 += a0; r1 += a1; r2 += a2;
+    q0 += b0; q1 += b1; q2 += b2;
+    rr0 += a0 * a0; rr1 += a1 * a1; rr2 += a2 * a2;
+    rq0 += a0 * b0; rq1 += a1 * b1; rq2 += a2 * b2;
   }
-  return { n, sr, sq, srr, srq };
+  return { n, sr: [r0, r1, r2], sq: [q0, q1, q2], srr: [rr0, rr1, rr2], srq: [rq0, rq1, rq2] };
 }
 
 /**
@@ -1167,22 +1169,31 @@ function compareAligned(
     const tileStats = new Float64Array(T * 12); // per tile and channel: sum r, sum q, sum r*r, sum r*q
     const hist = new Int32Array(256);
     let tot = 0;
+    // (the channels written out, the gains in locals: the same sums in the same order)
+    const [a0, a1, a2] = a, [b0, b1, b2] = b;
     for (let y = 0; y < Hh; y++) {
       const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
-      for (let x = 0; x < W; x++) {
-        const i = y * W + x;
+      for (let x = 0, i = y * W; x < W; x++, i++) {
         if (!mask[i]) continue;
         const t = ty * G + tileX[x];
-        let r = 0;
-        for (let c = 0; c < 3; c++) {
-          const rv = rd[i * 3 + c], qv = qd[i * 3 + c];
-          r += Math.abs(qv - (a[c] * rv + b[c]));
-          const o = t * 12 + c * 4;
-          tileStats[o] += rv;
-          tileStats[o + 1] += qv;
-          tileStats[o + 2] += rv * rv;
-          tileStats[o + 3] += rv * qv;
-        }
+        const j = i * 3;
+        const rv0 = rd[j], rv1 = rd[j + 1], rv2 = rd[j + 2], qv0 = qd[j], qv1 = qd[j + 1], qv2 = qd[j + 2];
+        let r = Math.abs(qv0 - (a0 * rv0 + b0));
+        r += Math.abs(qv1 - (a1 * rv1 + b1));
+        r += Math.abs(qv2 - (a2 * rv2 + b2));
+        const o = t * 12;
+        tileStats[o] += rv0;
+        tileStats[o + 1] += qv0;
+        tileStats[o + 2] += rv0 * rv0;
+        tileStats[o + 3] += rv0 * qv0;
+        tileStats[o + 4] += rv1;
+        tileStats[o + 5] += qv1;
+        tileStats[o + 6] += rv1 * rv1;
+        tileStats[o + 7] += rv1 * qv1;
+        tileStats[o + 8] += rv2;
+        tileStats[o + 9] += qv2;
+        tileStats[o + 10] += rv2 * rv2;
+        tileStats[o + 11] += rv2 * qv2;
         hist[Math.min(255, Math.round(r / 3))]++;
         r /= 3;
         tot += r;
@@ -1217,12 +1228,15 @@ function compareAligned(
     const localSum = new Float64Array(T);
     for (let y = 0; y < Hh; y++) {
       const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
-      for (let x = 0; x < W; x++) {
-        const i = y * W + x;
+      for (let x = 0, i = y * W; x < W; x++, i++) {
         const t = ty * G + tileX[x];
         if (!mask[i] || tileCnt[t] < 300) continue;
-        for (let c = 0; c < 3; c++)
-          localSum[t] += Math.abs(qd[i * 3 + c] - (tileGain[t * 6 + c] * rd[i * 3 + c] + tileGain[t * 6 + 3 + c]));
+        const j = i * 3, g = t * 6;
+        let sum = localSum[t];
+        sum += Math.abs(qd[j] - (tileGain[g] * rd[j] + tileGain[g + 3]));
+        sum += Math.abs(qd[j + 1] - (tileGain[g + 1] * rd[j + 1] + tileGain[g + 4]));
+        sum += Math.abs(qd[j + 2] - (tileGain[g + 2] * rd[j + 2] + tileGain[g + 5]));
+        localSum[t] = sum;
       }
     }
     const local: number[] = [];
