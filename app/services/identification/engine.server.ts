@@ -411,16 +411,17 @@ export class VisualIndex {
    */
   private async queryOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
     if (!this.detailWorker) return runOrb(cv, gray, width, height, QUERY_ORB);
-    return this.splitOrb(this.detailWorker, cv, gray, width, height, QUERY_NEAR_LEVELS).finish();
+    return this.splitOrb(this.detailWorker, cv, gray, width, height).finish();
   }
 
   /**
-   * The photo's ORB shared with the worker: it starts on the levels from `first` on at once, and
-   * `finish` finds those below `first` here and puts them all together in level order (the worker's
+   * The photo's ORB shared with the worker: it starts on the levels from QUERY_NEAR_LEVELS on at once,
+   * and `finish` finds those below it here and puts them all together in level order (the worker's
    * levels are found here too if it fails). `remote` settles when the worker has answered.
    */
-  private splitOrb(worker: DetailWorker, cv: CV, gray: Uint8Array, width: number, height: number, first: number) {
+  private splitOrb(worker: DetailWorker, cv: CV, gray: Uint8Array, width: number, height: number) {
     const levels = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+    const first = QUERY_NEAR_LEVELS;
     const far = levels(first, QUERY_LEVELS);
     const remote = worker.orb({ gray, width, height, params: QUERY_ORB, levels: far }).catch(() => null);
     const finish = async () =>
@@ -441,7 +442,7 @@ export class VisualIndex {
       const blur = estimateMotionBlur(cv, gray, width, height);
       return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, QUERY_ORB);
     }
-    const split = this.splitOrb(this.detailWorker, cv, gray, width, height, QUERY_NEAR_LEVELS);
+    const split = this.splitOrb(this.detailWorker, cv, gray, width, height);
     const blur = estimateMotionBlur(cv, gray, width, height);
     if (!blur) return split.finish();
     const clear = deblurGray(cv, gray, width, height, blur);
