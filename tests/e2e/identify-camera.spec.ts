@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { isNoJs, postedPhoto } from './support';
+import { ANSWERED, isNoJs, postedPhoto } from './support';
 
 /**
  * The live camera with Chromium's fake device (a generated test pattern) and auto-accepted
@@ -38,7 +38,7 @@ test('start, capture and identify a frame; the card offers the full results', as
   expect(frame.type).toBe('image/jpeg');
   const { width = 0, height = 0 } = await sharp(frame.bytes).metadata();
   expect(Math.max(width, height)).toBe(1280);
-  await expect(page.getByTestId('toast')).toBeVisible();
+  await expect(page.getByTestId('toast')).toBeVisible(ANSWERED);
   await expect(page.getByTestId('identification-card')).toBeVisible();
   await expect(page.getByRole('button', { name: 'View Full Results' })).toBeVisible();
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { phonePhoto, pinArtwork } from '../support/identify';
-import { DEMO, isNoJs, postedPhoto, signIn } from './support';
+import { ANSWERED, DEMO, isNoJs, postedPhoto, signIn } from './support';
 
 /** Not identified: no match, or near-identical candidates to choose from (both offer the new-pin form). */
 const NOT_IDENTIFIED = /^(No Match Found|Which one is yours\?)$/;
@@ -35,7 +35,7 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await expect(page.getByRole('heading', { name: 'Tips for a better photo' })).toBeVisible();
 
   await identifyWith(page, await photoFile(seed), noJs);
-  await expect(page).toHaveURL(/\/identify\?result=/);
+  await expect(page).toHaveURL(/\/identify\?result=/, ANSWERED);
   await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Add this pin to the database' })).toBeVisible();
@@ -62,7 +62,7 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   // identifiable at once, without a restart
   await page.goto('/identify');
   await identifyWith(page, await photoFile(seed, { rotate: -14, size: 320 }), noJs);
-  await expect(page).toHaveURL(/\/identify\?result=/);
+  await expect(page).toHaveURL(/\/identify\?result=/, ANSWERED);
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
   await expect(page.getByRole('link', { name })).toBeVisible();
   await expect(page.getByText(/\d+% confidence/).first()).toBeVisible();
@@ -80,7 +80,7 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   const { width = 0, height = 0 } = await sharp(sent.bytes).metadata();
   expect(Math.max(width, height)).toBe(1280);
   expect(sent.bytes.length).toBeLessThan(large.buffer.length / 3);
-  await expect(page).toHaveURL(/\/identify\?result=/);
+  await expect(page).toHaveURL(/\/identify\?result=/, ANSWERED);
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
   await expect(page.getByRole('link', { name })).toBeVisible();
 
@@ -95,7 +95,7 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   const laid = await postedPhoto(page, () => identifyWith(page, { name: 'pin.png', mimeType: 'image/png', buffer: cutOut }, false));
   const { data } = await sharp(laid.bytes).raw().toBuffer({ resolveWithObject: true });
   expect([data[0], data[1], data[2]].every((v) => v > 240)).toBe(true); // the top-left corner, outside the pin
-  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
 });
 
 test('visitors: the home file form posts to /identify and the result renders; sign in to add a pin', async ({ page }) => {
@@ -104,14 +104,14 @@ test('visitors: the home file form posts to /identify and the result renders; si
   const identifier = page.getByTestId('identifier').first();
   await identifyWith(page, await photoFile(uniqueSeed()), noJs, identifier);
   if (noJs) {
-    await expect(page).toHaveURL(/\/identify\?result=/);
+    await expect(page).toHaveURL(/\/identify\?result=/, ANSWERED);
     await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign in to add this pin' })).toBeVisible();
     return;
   }
   // with JavaScript: a toast, then the result card replaces the identifier
-  await expect(page.getByTestId('toast')).toContainText('Analysis Complete');
+  await expect(page.getByTestId('toast')).toContainText('Analysis Complete', ANSWERED);
   const card = page.getByTestId('identification-card');
   await expect(card).toBeVisible();
   await expect(card.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();
@@ -119,6 +119,7 @@ test('visitors: the home file form posts to /identify and the result renders; si
   await expect(page.getByText('Click the camera to start')).toBeVisible();
 
   await identifyWith(page, await photoFile(uniqueSeed()), false, page.getByTestId('identifier').first());
+  await expect(page.getByRole('button', { name: 'View Full Results' })).toBeVisible(ANSWERED);
   await page.getByRole('button', { name: 'View Full Results' }).click();
   await expect(page).toHaveURL(/\/identify/);
   await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();

@@ -20,6 +20,13 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await expect(page).not.toHaveURL(/\/api\/login/);
 }
 
+/**
+ * How long a test waits for the answer to a photo it sent. Alone, the server answers one in well under
+ * a second; but the end-to-end tests run side by side with the server on the machine's two cores, and
+ * under that load an answer has taken longer than the default 7 s wait for an assertion.
+ */
+export const ANSWERED = { timeout: 20_000 };
+
 export const isNoJs = (projectName: string) => projectName === 'no-js';
 
 /**
