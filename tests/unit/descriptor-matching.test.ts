@@ -97,9 +97,10 @@ describe('ratio-tested descriptor matching', () => {
 /**
  * The plain vote: for each photo descriptor, every posting of its word and second word (the store's,
  * then those added since) compared in full; per image, its nearest is a vote when within `accept` and
- * nearer than `ratio` times the image's second nearest. Votes as "slot:photo index:reference index".
+ * nearer than `ratio` times the image's second nearest, and not more than `margin` bits behind the
+ * nearest of those votes. Votes as "slot:photo index:reference index".
  */
-function plainVote(query: Uint32Array, words: Uint16Array, second: Uint16Array | null, lists: PostingLists, alive: Uint8Array, max: number, accept: number, ratio: number): string[] {
+function plainVote(query: Uint32Array, words: Uint16Array, second: Uint16Array | null, lists: PostingLists, alive: Uint8Array, max: number, accept: number, ratio: number, margin: number): string[] {
   const found: string[] = [];
   for (let j = 0; j < query.length / 8; j++) {
     const near = new Map<number, { best: number; sec: number; ref: number }>();
@@ -122,7 +123,9 @@ function plainVote(query: Uint32Array, words: Uint16Array, second: Uint16Array |
       const more = lists.extra[w];
       for (let k = 0; more && k < more.n; k++) see(more.desc.subarray(k * 8, k * 8 + 8), more.slot[k], more.idx[k]);
     }
-    for (const [slot, n] of near) if (n.best <= accept && n.best + 1 < ratio * (n.sec + 1)) found.push(`${slot}:${j}:${n.ref}`);
+    const passed = [...near].filter(([, n]) => n.best <= accept && n.best + 1 < ratio * (n.sec + 1));
+    const low = Math.min(...passed.map(([, n]) => n.best));
+    for (const [slot, n] of passed) if (n.best <= low + margin) found.push(`${slot}:${j}:${n.ref}`);
   }
   return found.sort();
 }
@@ -132,6 +135,17 @@ describe('the vote through visual words', () => {
     const rnd = mulberry32(33);
     const word = () => (rnd() * 2 ** 32) >>> 0;
     const images = Array.from({ length: 30 }, () => new Uint32Array(150 * 8).map(word));
+    // look-alikes: images 10-14 (filed at the build) and 27-28 (added since) print the designs of
+    // images 0-4 and 20-21, each descriptor 2-31 bits apart, so that a descriptor's nearest in one
+    // image lies at many distances behind its nearest in another (the margin decides)
+    for (const [slot, of] of [[10, 0], [11, 1], [12, 2], [13, 3], [14, 4], [27, 20], [28, 21]]) {
+      images[slot] = images[of].slice();
+      for (let i = 0; i < 150; i++)
+        for (let f = 2 + Math.floor(rnd() * 30); f > 0; f--) {
+          const bit = Math.floor(rnd() * 256);
+          images[slot][i * 8 + (bit >> 5)] ^= 1 << (bit & 31);
+        }
+    }
     const vocab = Vocabulary.build(images.slice(0, 24), 8);
     const store = new DescriptorChunks();
     const owners = images.slice(0, 24).map((d, slot) => ({ first: store.append(d), n: 150, slot }));
@@ -156,18 +170,23 @@ describe('the vote through visual words', () => {
     const alive = new Uint8Array(30).fill(1);
     alive[3] = alive[17] = alive[26] = 0; // removed, from the store and from those added
     for (const qSecond of [null, second]) {
-      for (const [max, accept, ratio] of [[64, 50, 0.8], [60, 45.5, 0.7]]) {
-        const { acc, nAcc, votes, voted } = vote(query, words, qSecond, lists, alive, max, accept, ratio);
+      const counts: number[] = [];
+      for (const [max, accept, ratio, margin] of [[64, 50, 0.8, 999], [64, 50, 0.8, 12], [60, 45.5, 0.7, 4]]) {
+        const { acc, nAcc, votes, voted } = vote(query, words, qSecond, lists, alive, max, accept, ratio, margin);
         const got: string[] = [];
         for (let k = 0; k < nAcc; k++) got.push(`${acc[k * 3]}:${acc[k * 3 + 1]}:${acc[k * 3 + 2]}`);
-        const expected = plainVote(query, words, qSecond, lists, alive, max, accept, ratio);
+        const expected = plainVote(query, words, qSecond, lists, alive, max, accept, ratio, margin);
         expect(got.sort()).toEqual(expected);
         expect(expected.length).toBeGreaterThan(150);
         expect(expected.some((v) => Number(v.split(':')[0]) >= 24), 'images added since the build get votes').toBe(true);
         // every image voted for is listed once, with its count
         expect([...voted].sort((x, y) => x - y)).toEqual([...new Set(expected.map((v) => Number(v.split(':')[0])))].sort((x, y) => x - y));
         for (const slot of voted) expect(votes[slot]).toBe(expected.filter((v) => v.startsWith(`${slot}:`)).length);
+        counts.push(expected.length);
       }
+      // the margin drops the look-alikes' far votes, more of them as it narrows
+      expect(counts[1]).toBeLessThan(counts[0]);
+      expect(counts[2]).toBeLessThan(counts[1]);
     }
   });
 
@@ -199,7 +218,7 @@ describe('the vote through visual words', () => {
 
     const alive = new Uint8Array(40).fill(1);
     const found = (qSecond: Uint16Array | null) => {
-      const { acc, nAcc } = vote(query, words, qSecond, lists, alive, 64, 50, 0.8);
+      const { acc, nAcc } = vote(query, words, qSecond, lists, alive, 64, 50, 0.8, 999);
       const pairs = new Set<string>();
       for (let k = 0; k < nAcc; k++) {
         const [slot, j, i] = [acc[k * 3], acc[k * 3 + 1], acc[k * 3 + 2]];

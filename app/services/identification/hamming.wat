@@ -86,8 +86,9 @@
   ;; The votes of the descriptor at $q (32 bytes) among postings $from0 .. $to0 - 1 (its word) and
   ;; $from1 .. $to1 - 1 (its second word, or an empty range): per slot touched, in the order first
   ;; touched, its nearest is a vote when within $accept and nearer than $ratio times the slot's second
-  ;; nearest. Votes are written as (slot, descriptor index), two i32 each, from byte $out, and the
-  ;; scratch is cleared for the next descriptor; returns how many.
+  ;; nearest. Votes are written as (slot, descriptor index | distance << 16), two i32 each, from
+  ;; byte $out (a descriptor index is below 2^16), and the scratch is cleared for the next descriptor;
+  ;; returns how many.
   (func (export "voteOne") (param $q i32) (param $from0 i32) (param $to0 i32) (param $from1 i32) (param $to1 i32)
         (param $max i32) (param $accept i32) (param $ratio f64) (param $out i32) (result i32)
     (local $a0 i64) (local $a1 i64) (local $a2 i64) (local $a3 i64)
@@ -113,7 +114,8 @@
               (then
                 (local.set $o (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))))
                 (i32.store (local.get $o) (local.get $slot))
-                (i32.store offset=4 (local.get $o) (i32.load (i32.add (global.get $ref) (local.get $s4))))
+                (i32.store offset=4 (local.get $o) (i32.or (i32.load (i32.add (global.get $ref) (local.get $s4)))
+                  (i32.shl (local.get $b) (i32.const 16))))
                 (local.set $n (i32.add (local.get $n) (i32.const 1)))))))
         (i32.store (i32.add (global.get $best) (local.get $s4)) (i32.const 0))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))

@@ -445,7 +445,13 @@ export function postingOf(lists: PostingLists, g: number, slot: number, i: numbe
  * Votes of the query descriptors for the reference images: each query descriptor is compared with the
  * reference descriptors of its visual word, and of its second word when it has one (`quantizeSoft`,
  * `qSecond`; null: one word each); per image, its nearest one is a tentative correspondence
- * (a vote) when it is close enough and clearly closer than the image's second nearest (ratio test).
+ * (a vote) when it is close enough and clearly closer than the image's second nearest (ratio test),
+ * and not more than `margin` bits farther than the nearest that any image offers the descriptor. A
+ * descriptor's true correspondent is its nearest, or ties with it (the same design on a look-alike
+ * pin); one that lies far behind it is chance, and chance grows with the catalogue: a vocabulary
+ * built for 5,000 pins has nine times the words of one for 300, an image seldom has a second
+ * descriptor in a word to ratio-test against, and such stray votes put unrelated images above the
+ * right pin ("Figures").
  *
  * The images filed when the lists were built are searched by `voteOne` (hamming.wat) in the store's
  * memory: about four million descriptor distances a photo, which WebAssembly's i64.popcnt counts
@@ -463,6 +469,7 @@ export function vote(
   maxHamming: number, // descriptors farther than this are not compared further
   acceptHamming: number,
   ratio: number,
+  margin: number, // bits behind the descriptor's nearest over all images that still vote
 ): { votes: Int32Array; voted: number[]; acc: Int32Array; nAcc: number } {
   const nSlots = alive.length;
   const qn = qDesc.length / 8;
@@ -488,14 +495,28 @@ export function vote(
   // a whole number of bits is within a bound when it is within its whole part
   const max = Math.floor(maxHamming), accept = Math.floor(acceptHamming);
   const added = extra.length > 0 ? new ExtraVotes(nSlots) : null;
+  // one descriptor's ratio-tested nearest per image (at most one per slot): the kernel's, then those
+  // added since; they vote once the nearest of all is known
+  const cSlot = new Int32Array(nSlots), cRef = new Int32Array(nSlots), cDist = new Int32Array(nSlots);
+  let m = 0;
+  let low = 0;
+  const take = (slot: number, ref: number, d: number) => {
+    cSlot[m] = slot;
+    cRef[m] = ref;
+    cDist[m++] = d;
+    if (d < low) low = d;
+  };
   for (let j = 0; j < qn; j++) {
     const w0 = qWords[j];
     if (w0 === NO_WORD) continue;
     const w1 = qSecond ? qSecond[j] : NO_WORD;
     kernel.query.set(qDesc.subarray(j * 8, j * 8 + 8));
     const n = kernel.voteOne(kernel.queryAt, start[w0], start[w0 + 1], w1 === NO_WORD ? 0 : start[w1], w1 === NO_WORD ? 0 : start[w1 + 1], max, accept, ratio, kernel.outAt);
-    for (let t = 0; t < n; t++) add(out[t * 2], j, out[t * 2 + 1]);
-    if (added) added.vote(qDesc, j, [extra[w0], w1 === NO_WORD ? undefined : extra[w1]], alive, max, accept, ratio, add);
+    m = 0;
+    low = 999;
+    for (let t = 0; t < n; t++) take(out[t * 2], out[t * 2 + 1] & 0xffff, out[t * 2 + 1] >>> 16);
+    if (added) added.vote(qDesc, j, [extra[w0], w1 === NO_WORD ? undefined : extra[w1]], alive, max, accept, ratio, take);
+    for (let k = 0; k < m; k++) if (cDist[k] <= low + margin) add(cSlot[k], j, cRef[k]);
   }
   return { votes, voted, acc, nAcc };
 }
@@ -521,7 +542,7 @@ class ExtraVotes {
     max: number,
     accept: number,
     ratio: number,
-    add: (slot: number, j: number, ref: number) => void,
+    take: (slot: number, ref: number, distance: number) => void,
   ): void {
     const { best, sec, ref, touched } = this;
     const o = j * 8;
@@ -555,7 +576,7 @@ class ExtraVotes {
     for (let t = 0; t < nTouched; t++) {
       const slot = touched[t];
       const b = best[slot] - 1;
-      if (b <= accept && b + 1 < ratio * sec[slot]) add(slot, j, ref[slot]);
+      if (b <= accept && b + 1 < ratio * sec[slot]) take(slot, ref[slot], b);
       best[slot] = 0;
     }
   }
