@@ -161,8 +161,10 @@ async function indexFromCatalogue(): Promise<VisualIndex> {
 
 /**
  * The index of a database imported by `identify.ts --keep` (its pins, the features stored for their
- * images and the images themselves, read only): the benchmark's catalogue as the server loads it,
- * with the distractors it was grown with, without extracting anything again.
+ * images and the images themselves, read only): the images and features the server loads, with the
+ * distractors the catalogue was grown with, without extracting anything again. They are added in the
+ * table's order, not in the server's (which reads them pin by pin, in batches), so the vocabulary,
+ * and with it a few answers, can differ from the server's.
  */
 async function indexFromDb(file: string): Promise<VisualIndex> {
   const { default: Database } = await import("better-sqlite3");
