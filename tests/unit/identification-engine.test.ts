@@ -72,6 +72,23 @@ describe('visual engine', () => {
     }
   });
 
+  it('names a small pin in a soft photo, of which the vote finds few correspondences, and still refuses another team name there', async () => {
+    // a pin about 105 px across, blurred: its descriptors land in neighbouring visual words, and the
+    // vote's correspondences count under a dozen inliers; matched with every photo descriptor, it is
+    // named (these photos were answered "no match" before)
+    const soft = async (name: string, size: number, rotate: number) =>
+      sharp(await phonePhoto(await pinArtwork(31, name, 2019), { rotate, size })).blur(1.2).jpeg({ quality: 85 }).toBuffer();
+    for (const [size, rotate] of [
+      [105, -8],
+      [110, -25],
+    ] as const) {
+      const result = await index.match(await soft('EAGLES', size, rotate));
+      expect(result.best?.pinId, `a ${size} px pin turned ${rotate} degrees`).toBe('eagles');
+      const other = await index.match(await soft('HAWKS', size, rotate));
+      expect(other.best, `another team name, ${size} px`).toBeNull();
+    }
+  });
+
   it('does not pass another team name on the same design off as the catalogue pin', async () => {
     const result = await index.match(await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: 14, size: 340 }));
     expect(result.best).toBeNull();
