@@ -48,7 +48,12 @@ async function referencedImages(): Promise<Map<string, string>> {
   return byImage;
 }
 
-async function loadStoredFeatures(state: IndexState): Promise<string[]> {
+/**
+ * Adds the stored features of the current engine for every image the pins reference to `index`, in
+ * the order the server loads them (the order decides the vocabulary); returns the image ids that have
+ * none. `skip` leaves out pins (removed while loading). The benchmark loads a kept database so too.
+ */
+export async function loadStoredFeatures(index: VisualIndex, skip: (pinId: string) => boolean = () => false): Promise<string[]> {
   await ensureMigrated();
   const byImage = await referencedImages();
   const ids = [...byImage.keys()];
@@ -61,12 +66,17 @@ async function loadStoredFeatures(state: IndexState): Promise<string[]> {
       .where(and(inArray(imageFeatures.imageId, batch), eq(imageFeatures.engine, FEATURE_ENGINE)));
     for (const row of rows) {
       const pinId = byImage.get(row.imageId);
-      if (!pinId || state.removedDuringLoad.has(pinId)) continue;
-      state.index.add({ imageId: row.imageId, pinId, features: row.features }); // read, not kept: no copy
+      if (!pinId || skip(pinId)) continue;
+      index.add({ imageId: row.imageId, pinId, features: row.features }); // read, not kept: no copy
       found.add(row.imageId);
     }
   }
   return ids.filter((id) => !found.has(id));
+}
+
+/** A visual index that reads references from the image store and thumbnails from the stored features, as the server's. */
+export function storeBackedIndex(worker: DetailWorker | null): VisualIndex {
+  return new VisualIndex(getImageMaster, storedFeatures, worker);
 }
 
 /** Extracts and stores features for one stored image; returns them (null if the image is gone). */
@@ -132,13 +142,13 @@ function detailWorker(): DetailWorker | null {
 
 function createState(withBackfill: boolean): IndexState {
   const state: IndexState = {
-    index: new VisualIndex(getImageMaster, storedFeatures, detailWorker()),
+    index: storeBackedIndex(detailWorker()),
     loaded: Promise.resolve(),
     backfilled: Promise.resolve(),
     removedDuringLoad: new Set(),
     loading: true,
   };
-  const missing = loadStoredFeatures(state);
+  const missing = loadStoredFeatures(state.index, (pinId) => state.removedDuringLoad.has(pinId));
   state.loaded = missing.then(
     () => {
       state.loading = false;
