@@ -14,7 +14,7 @@
  * with its vocabulary: the answers are those of identify.ts on that database), so that a change of the
  * matcher alone is measured at 5,000 pins in minutes.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -178,6 +178,7 @@ const pinName = (id: string) => pinNames.get(id) ?? id;
 
 async function indexFromDb(file: string): Promise<VisualIndex> {
   const tmp = mkdtempSync(join(tmpdir(), "pindex-engine-bench-"));
+  process.on("exit", () => rmSync(tmp, { recursive: true, force: true })); // a copy of a 5,000-pin database is about 900 MB
   for (const suffix of ["", "-wal", "-shm"]) if (existsSync(file + suffix)) copyFileSync(file + suffix, join(tmp, `bench.db${suffix}`));
   process.env.DATABASE_URL = `file:${join(tmp, "bench.db")}`;
   const { loadStoredFeatures, storeBackedIndex } = await import("../../app/services/identification/index.server");
