@@ -162,13 +162,6 @@ async function indexFromCatalogue(): Promise<VisualIndex> {
 }
 
 /**
- * The index of a database imported by `identify.ts --keep` (its pins, the features stored for their
- * images and the images themselves, read only): the images and features the server loads, with the
- * distractors the catalogue was grown with, without extracting anything again. They are added in the
- * table's order, not in the server's (which reads them pin by pin, in batches), so the vocabulary,
- * and with it a few answers, can differ from the server's.
- */
-/**
  * The catalogue of a database kept by identify.ts --keep, loaded as the server loads it
  * (`loadStoredFeatures`, in its order, so with its vocabulary), from a copy (the loader may migrate
  * it). The index knows pins by id; `pinName` turns them into the names the truth file uses.

@@ -514,11 +514,7 @@ export class VisualIndex {
     // (2,000 x 1,000, about 4 ms each; every other one in the worker)
     const exhaustive = ranked.slice(0, SHORTLIST_VOTED).filter((r) => r.e.photo).slice(0, PHOTO_EXHAUSTIVE);
     if (exhaustive.length > 0) {
-      const found = await this.shared(
-        exhaustive.map((r) => this.descriptorsOf(r.e)),
-        (ref) => ratioMatches(qDesc, ref, ACCEPT_HAMMING, RATIO),
-        (worker, refs) => worker.ratioMatches({ query: qDesc, refs, acceptHamming: ACCEPT_HAMMING, ratio: RATIO }),
-      );
+      const found = await this.matchAll(qDesc, exhaustive.map((r) => r.e));
       exhaustive.forEach((r, k) => (r.arr = found[k]));
     }
     lap("shortlist");
@@ -860,6 +856,18 @@ export class VisualIndex {
   }
 
   /**
+   * The photo's descriptors matched with every descriptor of each image (`ratioMatches`): the
+   * correspondences (photo index, reference index) of each, every other image's found in the worker.
+   */
+  private matchAll(qDesc: Uint32Array, entries: Entry[]): Promise<number[][]> {
+    return this.shared(
+      entries.map((e) => this.descriptorsOf(e)),
+      (ref) => ratioMatches(qDesc, ref, ACCEPT_HAMMING, RATIO),
+      (worker, refs) => worker.ratioMatches({ query: qDesc, refs, acceptHamming: ACCEPT_HAMMING, ratio: RATIO }),
+    );
+  }
+
+  /**
    * When no shortlisted image counts DEEPEN_BELOW inliers (a small, soft or tilted pin), the vote has
    * found only part of the correspondences: a visual word holds one of an image's descriptors, seldom
    * its second, and a descriptor of a soft photo often falls in the word beside its match's. The
@@ -883,11 +891,7 @@ export class VisualIndex {
       .slice(0, STRONGEST_EXHAUSTIVE)
       .filter((rank) => !shortlist[rank].e.photo);
     if (strongest.length === 0) return;
-    const found = await this.shared(
-      strongest.map((rank) => this.descriptorsOf(shortlist[rank].e)),
-      (ref) => ratioMatches(qDesc, ref, ACCEPT_HAMMING, RATIO),
-      (worker, refs) => worker.ratioMatches({ query: qDesc, refs, acceptHamming: ACCEPT_HAMMING, ratio: RATIO }),
-    );
+    const found = await this.matchAll(qDesc, strongest.map((rank) => shortlist[rank].e));
     const matched = strongest.map((rank, k) => ({ ...shortlist[rank], arr: found[k] }));
     const matchedPoints = matched.map((m) => pairPoints(m.arr, qPoints, m.e));
     const counts = await countQuick(matchedPoints.map((p) => ({ ...p, iters: STRONGEST_ITERS })));
