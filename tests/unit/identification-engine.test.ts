@@ -222,6 +222,26 @@ describe('visual engine', () => {
     expect(result.candidates.map((c) => c.pinId).sort()).toEqual(['eagles-2018', 'eagles-2019']);
   });
 
+  it('names the year the photo shows when the colours favour another year of its design, and still refuses a year that is in neither', async () => {
+    // the catalogue's pictures of two years of one design show its banner in other shades (one picture
+    // darker than the pin), and the photo's banner is the shade of the other year's picture: the colour
+    // duel favours that year by far, and its detail check sees a digit of the year differ. The year's
+    // digits, compared with the photo under each look-alike, name the year the photo shows
+    const family = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    for (const [year, banner] of [[2018, '#1f5c3a'], [2019, '#1a1a1a']] as const) {
+      const picture = await pinArtwork(31, 'EAGLES', year, { banner });
+      refs.set(`shade-${year}`, picture);
+      family.add({ imageId: `shade-${year}`, pinId: `shade-${year}`, features: await extractFeatures(picture) });
+    }
+    for (const [year, banner, size] of [[2019, '#1f5c3a', 340], [2018, '#1a1a1a', 300]] as const) {
+      const result = await family.match(await phonePhoto(await pinArtwork(31, 'EAGLES', year, { banner }), { rotate: 14, size }));
+      expect(result.best?.pinId).toBe(`shade-${year}`);
+    }
+    for (const banner of ['#1f5c3a', '#1a1a1a']) {
+      expect((await family.match(await phonePhoto(await pinArtwork(31, 'EAGLES', 2017, { banner }), { rotate: 14, size: 340 }))).best).toBeNull();
+    }
+  });
+
   it('names the catalogue pin in a photo of several pins, beside another design\'s look-alike', async () => {
     // a lanyard or a pin board: beside the pin, another that shares a catalogue pin's design but prints
     // another team name. That catalogue pin is found there, at another place in the photo, and the two

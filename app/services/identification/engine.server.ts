@@ -780,11 +780,10 @@ export class VisualIndex {
         return { best: null, candidates: closest(), reason: "no_match", timings };
       };
       if (!colourOk && !detailOk) return noMatch();
-      const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
-      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) {
-        // look-alikes that the colours cannot tell apart may still print another year or team name:
-        // each is checked in detail and their differing letters are compared with the photo (a pin that
-        // is no look-alike of another has no letters to compare, and is not checked)
+      // look-alikes may print another year or team name: each is checked in detail and their differing
+      // letters are compared with the photo (a pin that is no look-alike of another has no letters to
+      // compare, and is not checked); the look-alike whose letters the photo shows, if its detail agrees
+      const byLetters = async (): Promise<MatchResult | null> => {
         await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
         const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
         lap("alike");
@@ -799,12 +798,19 @@ export class VisualIndex {
         if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
           return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
         }
-        return { best: null, candidates: unsure(), reason: "ambiguous", timings };
-      }
+        return null;
+      };
+      const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
+      // look-alikes that the colours cannot tell apart
+      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) return (await byLetters()) ?? { best: null, candidates: unsure(), reason: "ambiguous", timings };
       if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
+      // the colours' favourite whose letters differ from the photo's may be another year of a look-alike
+      // that prints the photo's: the few pixels of a digit, at thumbnail size, can favour the wrong year by
+      // far (three known photos of the public set), and its letters then tell
+      const lettersOrNoMatch = async () => (plausible.length > 1 && (await byLetters())) || noMatch();
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue
-      if (d && detailVetoes(d)) return noMatch();
+      if (d && detailVetoes(d)) return lettersOrNoMatch();
       // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
       // same design: the references align) that differs from it in a year or an age group was found at
       // its place: between years of one design, it may be the digit that tells them apart. A look-alike
@@ -819,7 +825,7 @@ export class VisualIndex {
         return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
       };
       if (d && d.wrongLetters > 0) {
-        for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await yearApart(o))) return noMatch();
+        for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await yearApart(o))) return lettersOrNoMatch();
       }
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
