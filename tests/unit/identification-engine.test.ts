@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout } from '~/services/identification/detail.server';
-import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
+import { extractFeatures, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -70,6 +70,13 @@ describe('visual engine', () => {
       expect(result.reason, `a ${size} px pin smeared over ${length} px`).toBe('match');
       expect(result.best?.pinId).toBe('pin-33');
     }
+  });
+
+  it('lets a most-voted image matched exhaustively into a full shortlist only in place of its weakest image, when it counts more inliers', () => {
+    expect(shortlistPlace([30, 12, 9, 14], 11, 4)).toBe(2);
+    expect(shortlistPlace([30, 12, 9, 14], 9, 4)).toBe(-1);
+    expect(shortlistPlace([30, 9, 12, 9], 10, 4)).toBe(3); // the last of equally weak ones (the least voted)
+    expect(shortlistPlace([30, 12], 5, 4)).toBe(2); // room left: after the others
   });
 
   it('names a small pin in a soft photo, of which the vote finds few correspondences, and still refuses another team name there', async () => {

@@ -140,6 +140,7 @@ const DEEPER_VOTED = 64; // ... and this many when none of them counts DEEPEN_BE
 const DEEPEN_BELOW = 50;
 const STRONGEST_EXHAUSTIVE = 2; // ... and then this many, the shortlist's strongest, are matched exhaustively (matchStrongest)
 const STRONGEST_ITERS = 1000; // RANSAC iterations for counting their inliers again
+const MOST_VOTED_EXHAUSTIVE = 2; // ... and so are the most-voted images, which enter the shortlist when they then count more than its weakest
 const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 const RATIO = 0.8;
 // a photo descriptor votes for an image only when that image's nearest is within this many bits of the
@@ -572,7 +573,7 @@ export class VisualIndex {
     const shortlist = order.map((k) => counted[k]);
     const points = order.map((k) => countedPoints[k]);
     const quick = order.map((k) => countedQuick[k]);
-    if (Math.max(0, ...quick) < DEEPEN_BELOW) await this.matchStrongest(qDesc, orb.points, shortlist, points, quick, countQuick);
+    if (Math.max(0, ...quick) < DEEPEN_BELOW) await this.matchStrongest(qDesc, orb.points, shortlist, points, quick, countQuick, ranked.slice(0, MOST_VOTED_EXHAUSTIVE));
     const bestQuick = Math.max(0, ...quick);
     // the full-resolution reference of the likely strongest candidate is read and decoded (by sharp, off
     // the main thread) while the homographies are fitted, ready for its detail check
@@ -890,15 +891,17 @@ export class VisualIndex {
     points: Correspondences[],
     quick: number[],
     countQuick: (items: (Correspondences & { iters: number })[]) => Promise<number[]>,
+    mostVoted: S[],
   ): Promise<void> {
     const strongest = quick
       .map((_, rank) => rank)
       .sort((x, y) => quick[y] - quick[x] || x - y)
       .slice(0, STRONGEST_EXHAUSTIVE)
       .filter((rank) => !shortlist[rank].e.photo);
-    if (strongest.length === 0) return;
-    const found = await this.matchAll(qDesc, strongest.map((rank) => shortlist[rank].e));
-    const matched = strongest.map((rank, k) => ({ ...shortlist[rank], arr: found[k] }));
+    const outside = mostVoted.filter((r) => !r.e.photo && !shortlist.some((s) => s.e === r.e));
+    if (strongest.length + outside.length === 0) return;
+    const found = await this.matchAll(qDesc, [...strongest.map((rank) => shortlist[rank].e), ...outside.map((r) => r.e)]);
+    const matched = [...strongest.map((rank) => shortlist[rank]), ...outside].map((s, k) => ({ ...s, arr: found[k] }));
     const matchedPoints = matched.map((m) => pairPoints(m.arr, qPoints, m.e));
     const counts = await countQuick(matchedPoints.map((p) => ({ ...p, iters: STRONGEST_ITERS })));
     strongest.forEach((rank, k) => {
@@ -908,6 +911,16 @@ export class VisualIndex {
       shortlist[rank] = matched[k];
       points[rank] = matchedPoints[k];
       quick[rank] = counts[k];
+    });
+    // a most-voted image left out for its few quick inliers takes the place of the shortlist's weakest
+    // when it counts more with its exhaustive correspondences
+    outside.forEach((_, j) => {
+      const k = strongest.length + j;
+      const place = shortlistPlace(quick, counts[k], SHORTLIST_IMAGES);
+      if (place < 0) return;
+      shortlist[place] = matched[k];
+      points[place] = matchedPoints[k];
+      quick[place] = counts[k];
     });
   }
 
@@ -951,6 +964,17 @@ export class VisualIndex {
     out.unshift({ pinId: winner.e.pinId, score: confidence });
     return { best: { pinId: winner.e.pinId, confidence }, candidates: out.slice(0, limit), reason: "match", timings };
   }
+}
+
+/**
+ * Where an image that counts `count` inliers enters a shortlist whose images count `quick`: after them
+ * while it holds fewer than `capacity`, else in place of the weakest (the last of equal ones) when it
+ * counts more than that one; -1 when it does not enter.
+ */
+export function shortlistPlace(quick: number[], count: number, capacity: number): number {
+  if (quick.length < capacity) return quick.length;
+  const weakest = quick.reduce((w, q, rank) => (q <= quick[w] ? rank : w), 0);
+  return count > quick[weakest] ? weakest : -1;
 }
 
 /** A candidate checked in detail: the photo warped onto its reference, the reference, and the result. */
