@@ -784,7 +784,7 @@ export class VisualIndex {
       // look-alikes may print another year or team name: each is checked in detail and their differing
       // letters are compared with the photo (a pin that is no look-alike of another has no letters to
       // compare, and is not checked); the look-alike whose letters the photo shows, if its detail agrees
-      const byLetters = async (): Promise<MatchResult | null> => {
+      const byLetters = async (refused?: Verified): Promise<MatchResult | null> => {
         await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
         const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
         lap("alike");
@@ -796,7 +796,7 @@ export class VisualIndex {
         const read = readLetters(cv, ordered, warps, lookAlikeOf);
         lap("letters");
         const dv = read && warps.get(read.v)?.d;
-        if (read && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
+        if (read && read.v !== refused && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
           return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
         }
         return null;
@@ -807,8 +807,10 @@ export class VisualIndex {
       if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
       // the colours' favourite whose letters differ from the photo's may be another year of a look-alike
       // that prints the photo's: the few pixels of a digit, at thumbnail size, can favour the wrong year by
-      // far (three known photos of the public set), and its letters then tell
-      const lettersOrNoMatch = async () => (plausible.length > 1 && (await byLetters())) || noMatch();
+      // far (three known photos of the public set), and its letters then tell. The favourite itself stays
+      // refused even when its letters beat the look-alike's: they are compared only where the two differ,
+      // and the letter that refused it may be where another year, not in the catalogue, differs
+      const lettersOrNoMatch = async () => (plausible.length > 1 && (await byLetters(winner))) || noMatch();
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue
       if (d && detailVetoes(d)) return lettersOrNoMatch();
