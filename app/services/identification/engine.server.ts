@@ -909,23 +909,20 @@ export class VisualIndex {
     const matched = [...strongest.map((rank) => shortlist[rank]), ...outside].map((s, k) => ({ ...s, arr: found[k] }));
     const matchedPoints = matched.map((m) => pairPoints(m.arr, qPoints, m.e));
     const counts = await countQuick(matchedPoints.map((p) => ({ ...p, iters: STRONGEST_ITERS })));
-    strongest.forEach((rank, k) => {
-      // fewer: the vote's kept (RANSAC's count is random near noise level, and the right pin of a photo
-      // ORB barely finds must not drop out of the similar pins for it)
-      if (counts[k] <= quick[rank]) return;
-      shortlist[rank] = matched[k];
-      points[rank] = matchedPoints[k];
-      quick[rank] = counts[k];
-    });
+    const put = (place: number, k: number) => {
+      shortlist[place] = matched[k];
+      points[place] = matchedPoints[k];
+      quick[place] = counts[k];
+    };
+    // fewer: the vote's kept (RANSAC's count is random near noise level, and the right pin of a photo
+    // ORB barely finds must not drop out of the similar pins for it)
+    strongest.forEach((rank, k) => counts[k] > quick[rank] && put(rank, k));
     // a most-voted image left out for its few quick inliers takes the place of the shortlist's weakest
     // when it counts more with its exhaustive correspondences
     outside.forEach((_, j) => {
       const k = strongest.length + j;
       const place = shortlistPlace(quick, counts[k], SHORTLIST_IMAGES);
-      if (place < 0) return;
-      shortlist[place] = matched[k];
-      points[place] = matchedPoints[k];
-      quick[place] = counts[k];
+      if (place >= 0) put(place, k);
     });
   }
 
