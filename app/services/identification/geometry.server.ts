@@ -1,7 +1,7 @@
 // Geometry shared by the matcher (engine.server.ts) and the detail check, either of which may run in a
 // worker thread with its own OpenCV (detail-worker.server.ts): helpers that take only plain arrays.
-import { mulberry32Step, mulberry32Value } from "~/utils/random";
 import type { CV } from "./opencv.server";
+import { ransacCount } from "./ransac.server";
 import { ratioMatches } from "./vocab.server";
 
 /** RANSAC reprojection threshold of the pin's homography (query pixels at QUERY_SIDE). */
@@ -170,110 +170,15 @@ export function fitPinHomography(cv: CV, { src, dst }: Correspondences): PinFit 
   }
 }
 
-/** Inlier count of a quick RANSAC homography fit in plain JS (no model is kept). */
+/**
+ * Inlier count of a quick RANSAC homography fit (no model is kept), following OpenCV's estimator: random
+ * 4-point samples whose triangles keep their orientation, inliers within RANSAC_PX pixels, the iteration
+ * count adapted to the best inlier ratio so far (at most maxIters). Deterministic (mulberry32, a fixed
+ * seed) so that a photo always gets the same answer. In WebAssembly (ransac.server.ts).
+ */
 export function quickInliers({ src, dst }: Correspondences, maxIters = 1000): number {
   if (src.length / 2 < 6) return 0;
-  const mask = ransacHomography(src, dst, RANSAC_PX, maxIters, 0.995);
-  let n = 0;
-  for (let i = 0; i < mask.length; i++) n += mask[i];
-  return n;
-}
-
-/** Homography (h33 = 1) through 4 point pairs: 8x8 linear system, Gaussian elimination. False if degenerate. */
-function homography4(src: number[], dst: number[], idx: Int32Array, out: Float64Array, a: Float64Array): boolean {
-  for (let r = 0; r < 4; r++) {
-    const x = src[idx[r] * 2], y = src[idx[r] * 2 + 1], u = dst[idx[r] * 2], v = dst[idx[r] * 2 + 1];
-    const o = r * 18; // rows 2r and 2r+1 of the augmented matrix [A | b]
-    a[o] = x; a[o + 1] = y; a[o + 2] = 1; a[o + 3] = 0; a[o + 4] = 0; a[o + 5] = 0; a[o + 6] = -x * u; a[o + 7] = -y * u; a[o + 8] = u;
-    a[o + 9] = 0; a[o + 10] = 0; a[o + 11] = 0; a[o + 12] = x; a[o + 13] = y; a[o + 14] = 1; a[o + 15] = -x * v; a[o + 16] = -y * v; a[o + 17] = v;
-  }
-  for (let c = 0; c < 8; c++) {
-    let piv = c;
-    for (let r = c + 1; r < 8; r++) if (Math.abs(a[r * 9 + c]) > Math.abs(a[piv * 9 + c])) piv = r;
-    if (Math.abs(a[piv * 9 + c]) < 1e-10) return false;
-    if (piv !== c)
-      for (let k = c; k < 9; k++) {
-        const t = a[c * 9 + k];
-        a[c * 9 + k] = a[piv * 9 + k];
-        a[piv * 9 + k] = t;
-      }
-    for (let r = 0; r < 8; r++) {
-      if (r === c) continue;
-      const f = a[r * 9 + c] / a[c * 9 + c];
-      if (f === 0) continue;
-      for (let k = c; k < 9; k++) a[r * 9 + k] -= f * a[c * 9 + k];
-    }
-  }
-  for (let c = 0; c < 8; c++) out[c] = a[c * 9 + 8] / a[c * 9 + c];
-  out[8] = 1;
-  return true;
-}
-
-/** Signed area of a triangle (orientation). */
-function orient(p: number[], i: number, j: number, k: number): number {
-  return (p[j * 2] - p[i * 2]) * (p[k * 2 + 1] - p[i * 2 + 1]) - (p[j * 2 + 1] - p[i * 2 + 1]) * (p[k * 2] - p[i * 2]);
-}
-
-// the four triangles of a 4-point sample (a sample whose triangles flip orientation cannot be a homography)
-const SUBSET_TRIANGLES = [0, 1, 2, 1, 2, 3, 0, 2, 3, 0, 1, 3];
-
-/**
- * RANSAC for a homography src -> dst, following OpenCV's estimator: random 4-point samples whose triangles
- * keep their orientation, inliers within `px` pixels, iteration count adapted to the best inlier ratio so
- * far (at most maxIters). Deterministic (fixed seed) so that a photo always gets the same answer.
- * Returns the inlier mask of the best model.
- */
-function ransacHomography(src: number[], dst: number[], px: number, maxIters: number, confidence: number): Uint8Array {
-  const m = src.length / 2;
-  // mulberry32(0x5eed)'s draws, its state kept in a local variable: a closure's (mulberry32's own, or
-  // one here) is stored boxed, an allocation at each of the ~60,000 draws of a photo
-  let state = 0x5eed;
-  const idx = new Int32Array(4);
-  const h = new Float64Array(9), a = new Float64Array(72);
-  const thr = px * px;
-  let best = new Uint8Array(m), cur = new Uint8Array(m);
-  let bestCount = 0;
-  let iters = maxIters;
-  for (let it = 0; it < iters; it++) {
-    let ok = false;
-    for (let attempt = 0; attempt < 100 && !ok; attempt++) {
-      for (let k = 0; k < 4; k++) {
-        let r: number;
-        do {
-          state = mulberry32Step(state);
-          r = Math.floor(mulberry32Value(state) * m);
-        } while ((k > 0 && r === idx[0]) || (k > 1 && r === idx[1]) || (k > 2 && r === idx[2]));
-        idx[k] = r;
-      }
-      let negative = 0;
-      for (let t = 0; t < 4; t++) {
-        const i = idx[SUBSET_TRIANGLES[t * 3]], j = idx[SUBSET_TRIANGLES[t * 3 + 1]], k = idx[SUBSET_TRIANGLES[t * 3 + 2]];
-        if (orient(src, i, j, k) * orient(dst, i, j, k) < 0) negative++;
-      }
-      ok = negative === 0 || negative === 4;
-    }
-    if (!ok || !homography4(src, dst, idx, h, a)) continue;
-    let count = 0;
-    for (let i = 0; i < m; i++) {
-      const x = src[i * 2], y = src[i * 2 + 1];
-      const w = 1 / (h[6] * x + h[7] * y + 1);
-      const dx = (h[0] * x + h[1] * y + h[2]) * w - dst[i * 2];
-      const dy = (h[3] * x + h[4] * y + h[5]) * w - dst[i * 2 + 1];
-      const inl = dx * dx + dy * dy <= thr;
-      cur[i] = inl ? 1 : 0;
-      if (inl) count++;
-    }
-    if (count > bestCount) {
-      [best, cur] = [cur, best];
-      bestCount = count;
-      // iterations needed to draw one all-inlier sample with the given confidence
-      const p = Math.pow(count / m, 4);
-      if (p >= 1) break;
-      const need = Math.log(1 - confidence) / Math.log(1 - p);
-      if (Number.isFinite(need)) iters = Math.min(iters, Math.ceil(need));
-    }
-  }
-  return best;
+  return ransacCount(src, dst, RANSAC_PX, maxIters, 0.995);
 }
 
 /** Two references' own ORB features (points x, y after each other; descriptors 8 words each). */
