@@ -18,9 +18,9 @@ export interface MotionBlur {
   length: number;
 }
 
-/** Spectrum windows (on the photo halved), their step, and the frequency band of the anisotropy. */
+/** Spectrum windows (on the photo halved) and their step: half a window, so that a window is 2 x 2 blocks of STEP. */
 const WIN = 128;
-const STEP = 64;
+const STEP = WIN / 2;
 /** Cepstral minimum searched between these distances (pixels of the halved photo). */
 const CEPS_MIN = 1.5;
 const CEPS_MAX = 22.5;
@@ -90,10 +90,21 @@ const median = (v: Float32Array): number => {
 export function estimateMotionBlur(cv: CV, gray: Uint8Array, width: number, height: number): MotionBlur | null {
   const w = width >> 1, h = height >> 1;
   if (w < WIN || h < WIN) return null;
+  // the halved photo, and the sums of its STEP x STEP blocks: a window is four blocks, and its mean
+  // their sum's (the values are quarters below 256: every sum is exact, in any order)
   const half = new Float32Array(w * h);
+  const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
+  const blocks = new Float64Array(bw * bh);
   for (let y = 0; y < h; y++) {
     const r0 = 2 * y * width, r1 = r0 + width;
     for (let x = 0; x < w; x++) half[y * w + x] = (gray[r0 + 2 * x] + gray[r0 + 2 * x + 1] + gray[r1 + 2 * x] + gray[r1 + 2 * x + 1]) * 0.25;
+    if (y >= bh * STEP) continue;
+    const row = Math.floor(y / STEP) * bw;
+    for (let b = 0; b < bw; b++) {
+      let sum = 0;
+      for (let x = b * STEP, end = x + STEP; x < end; x++) sum += half[y * w + x];
+      blocks[row + b] += sum;
+    }
   }
   const { hann } = spectrumTables();
   const N = WIN, NN = N * N;
@@ -104,9 +115,8 @@ export function estimateMotionBlur(cv: CV, gray: Uint8Array, width: number, heig
   try {
     for (let y0 = 0; y0 + N <= h; y0 += STEP) {
       for (let x0 = 0; x0 + N <= w; x0 += STEP) {
-        let mean = 0;
-        for (let y = 0; y < N; y++) for (let x = 0, row = (y0 + y) * w + x0; x < N; x++) mean += half[row + x];
-        mean /= NN;
+        const b = (y0 / STEP) * bw + x0 / STEP;
+        const mean = (blocks[b] + blocks[b + 1] + blocks[b + bw] + blocks[b + bw + 1]) / NN;
         const p = patch.data32F as Float32Array; // views of OpenCV's memory, taken after its last allocation
         for (let y = 0; y < N; y++) {
           const row = (y0 + y) * w + x0;
