@@ -540,14 +540,14 @@ export class VisualIndex {
       al?: Aligned;
       pairs: number[];
     }
-    // Two passes. A quick RANSAC in plain JS counts the inliers of the SHORTLIST_VOTED most-voted images
+    // Two passes. A quick RANSAC (ransac.wat) counts the inliers of the SHORTLIST_VOTED most-voted images
     // (OpenCV's estimator spends ~10 ms on an image with few inliers, and most have few; those below the
     // first SHORTLIST_IMAGES get fewer iterations, enough to rank them), and the SHORTLIST_IMAGES with the
     // most inliers are shortlisted: votes alone rank the right pin 9th-50th when pins at the photo's edge
     // or a blurred photo spread them (top-4 92.3 -> 93.5% on the public set). The shortlisted images that
     // can still reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks
     // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
-    // fine check's so that the JS count's own randomness does not keep a candidate out.
+    // fine check's so that the quick count's own randomness does not keep a candidate out.
     // With the worker, every other candidate is counted, and every other homography fitted, there.
     const pointsOf = (s: (typeof ranked)[number]) => pairPoints(s.arr, orb.points, s.e);
     const countQuick = (items: (Correspondences & { iters: number })[]) =>
