@@ -170,9 +170,12 @@ describe('the quick RANSAC count', () => {
     expect(ransacCount(mirrored.src, mirrored.dst, RANSAC_PX, 1000, 0.995)).toBe(plainCount(mirrored.src, mirrored.dst, RANSAC_PX, 1000, 0.995));
   });
 
-  it('keeps fewer than six correspondences out', () => {
+  it('keeps fewer than six correspondences out, and answers at once for fewer than four', () => {
     const { src, dst } = correspondences(5, 5, 0, 0);
     expect(quickInliers({ src, dst })).toBe(0);
+    // four distinct correspondences cannot be drawn from three: the count is 0, not a loop without end
+    const three = correspondences(6, 3, 0, 0);
+    expect(ransacCount(three.src, three.dst, RANSAC_PX, 1000, 0.995)).toBe(0);
   });
 
   it('runs the kernel assembled from its text', async () => {

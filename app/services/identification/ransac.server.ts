@@ -35,6 +35,7 @@ function ransacKernel(bytes: number) {
  */
 export function ransacCount(src: ArrayLike<number>, dst: ArrayLike<number>, px: number, maxIters: number, confidence: number): number {
   const m = src.length / 2;
+  if (m < 4) return 0; // no sample of 4 distinct correspondences to draw
   // four arrays of m + 1 doubles (the kernel reads two at a time), each 16 bytes aligned
   const stride = ((m + 1) * 8 + 15) & ~15;
   const { memory, exports } = ransacKernel(WORK_BYTES + 4 * stride);
