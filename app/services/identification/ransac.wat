@@ -3,8 +3,8 @@
 ;; its homography, the same residuals and the same adaptive stop, operation for operation in 64-bit
 ;; floats (WebAssembly rounds each operation as JavaScript does and fuses none), so the count is the
 ;; one JavaScript finds, to the last inlier. The residuals are found two correspondences at a time (SIMD).
-;; `npm run wasm` assembles it (wabt) into ransac-wasm.ts; a unit test checks the kernel against the
-;; JavaScript it replaces on recorded correspondences.
+;; `npm run wasm` assembles it (wabt) into ransac-wasm.ts; a unit test (ransac-count.test.ts) holds
+;; the kernel to the JavaScript it replaced on generated correspondences.
 (module
   ;; shared: growing it never detaches a buffer that JavaScript views
   (import "env" "memory" (memory 0 65536 shared))
