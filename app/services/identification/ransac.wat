@@ -141,7 +141,7 @@
   ;; Two at a time: the coordinates are 16 bytes aligned, and each array has room for one more.
   (func $inliers (param $x i32) (param $y i32) (param $u i32) (param $v i32) (param $m i32) (param $h i32) (param $thr f64) (result i32)
     (local $i i32) (local $o i32) (local $count v128) (local $px v128) (local $py v128) (local $w v128)
-    (local $dx v128) (local $dy v128) (local $in v128) (local $last v128)
+    (local $dx v128) (local $dy v128) (local $in v128)
     (local $h0 v128) (local $h1 v128) (local $h2 v128) (local $h3 v128) (local $h4 v128) (local $h5 v128)
     (local $h6 v128) (local $h7 v128) (local $one v128) (local $t v128)
     (local.set $h0 (v128.load64_splat offset=0 (local.get $h)))
@@ -180,9 +180,9 @@
         (br $pairs)))
     (i32.wrap_i64 (i64.add (i64x2.extract_lane 0 (local.get $count)) (i64x2.extract_lane 1 (local.get $count)))))
 
-  ;; The quick RANSAC count (`ransacHomography` in geometry.server.ts, counting only): the $m
-  ;; correspondences' coordinates as four f64 arrays at $x, $y, $u, $v (16 bytes aligned, room for one
-  ;; more each), scratch at $work (16 + 576 + 72 bytes), at most $maxIters iterations, the inlier
+  ;; The quick RANSAC count (`quickInliers` in geometry.server.ts; the JavaScript it replaced is the
+  ;; unit test's `plainCount`): the $m correspondences' coordinates as four f64 arrays at $x, $y, $u,
+  ;; $v (16 bytes aligned, room for one more each), scratch at $work (16 + 576 + 72 bytes), at most $maxIters iterations, the inlier
   ;; distance's square $thr and log(1 - confidence) $logMiss. Returns the most inliers a sample's
   ;; homography gathered.
   (func (export "count") (param $x i32) (param $y i32) (param $u i32) (param $v i32) (param $m i32)
