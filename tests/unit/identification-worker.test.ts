@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDetailWorker } from '../../app/cli/build-worker.js';
 import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
-import { decodeFeatures, decodeRGB, runOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
+import { decodeFeatures, decodeRGB, openCvOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
 import { fitPinHomography, quickInliers, referencePairHomography } from '~/services/identification/geometry.server';
 import { asWords, ratioMatches } from '~/services/identification/vocab.server';
 import { getCV } from '~/services/identification/opencv.server';
@@ -161,7 +161,7 @@ describe('the second core', () => {
     for (const [k, { name, photo }] of photos.entries()) {
       const img = await decodeRGB(photo, [1024, 1003, 777, 640, 1024][k], 1024);
       const gray = toGray(img);
-      const whole = runOrb(cv, gray, img.width, img.height, params);
+      const whole = openCvOrb(cv, gray, img.width, img.height, params);
       const near = runOrbLevels(cv, gray, img.width, img.height, params, [0, 1]);
       const far = await worker.orb({ gray, width: img.width, height: img.height, params, levels: [2, 3, 4, 5, 6, 7] });
       expect(whole.points.length, name).toBeGreaterThan(500);

@@ -6,6 +6,7 @@ import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
+import { orbPattern } from "./brief.server";
 import { fitPinHomography, quickInliers, referencePairHomography } from "./geometry.server";
 import { ratioMatches } from "./vocab.server";
 import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
@@ -14,6 +15,8 @@ const KEPT = 4;
 const refs = new Map<string, ReferenceDetail>();
 const port = parentPort;
 if (!port) throw new Error("detail.worker runs as a worker thread");
+// OpenCV started and its ORB pattern read before the first photo's levels arrive
+void getCV().then(orbPattern).catch(() => undefined);
 
 port.on("message", async (request: WorkerRequest) => {
   const { id } = request;

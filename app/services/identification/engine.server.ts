@@ -17,6 +17,7 @@
 import { getCV, type CV } from "./opencv.server";
 import { deblurGray, estimateMotionBlur } from "./blur.server";
 import { gaussianBlur } from "./pixels.server";
+import { orbPattern } from "./brief.server";
 import {
   decodeFeatures,
   decodeReference,
@@ -403,11 +404,12 @@ export class VisualIndex {
   }
 
   /**
-   * Starts the OpenCV runtime and builds the vocabulary now rather than on the first photo (the
-   * server calls it once the stored features are loaded; at 5,000 pins the build takes seconds).
+   * Starts the OpenCV runtime, reads its ORB pattern (brief.server.ts) and builds the vocabulary now
+   * rather than on the first photo (the server calls it once the stored features are loaded; at 5,000
+   * pins the build takes seconds).
    */
   async warmUp(): Promise<void> {
-    await getCV();
+    orbPattern(await getCV());
     if (this.entries.size > 0) this.ensureVocab();
   }
 

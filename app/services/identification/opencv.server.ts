@@ -18,3 +18,9 @@ export function getCV(): Promise<CV> {
   }
   return cvPromise;
 }
+
+/** Feature2D's `detect` and `compute`: OpenCV's build binds them, but its types leave them out. */
+export interface Feature2DCalls {
+  detect(image: unknown, keypoints: unknown, mask: unknown): void;
+  compute(image: unknown, keypoints: unknown, descriptors: unknown): void;
+}

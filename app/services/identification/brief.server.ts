@@ -1,0 +1,255 @@
+// ORB's descriptors (`brief.wat`), byte for byte OpenCV's. OpenCV's ORB finds a level's keypoints,
+// then smooths the whole level (7 x 7 Gaussian, sigma 2) and compares 256 pairs of pixels of a pattern
+// turned by each keypoint's angle. Its build for WebAssembly has no SIMD, and the smoothing was about
+// half of ORB's time on a photo (OpenCV's `detect` 16 ms, `detectAndCompute` 41 ms, for a 1024 px photo's
+// four largest levels); here the keypoints still come from OpenCV's `detect` and the descriptors from
+// the kernel.
+//
+// The pattern is OpenCV's own, read from it once a thread: `compute` describes keypoints of angle 0 on
+// two probe images, each keypoint beside one bright (or dark) pixel at its own offset from it; a pair's
+// bit is set where the bright pixel sits at or near its second point (the dark one at or near its first),
+// and the pair is the one pair of points that explains every probe's bit. The pattern found is then
+// checked against OpenCV on a noise image with keypoints at every angle; should it ever differ (another
+// OpenCV build), `orbDescriptors` answers null and the caller keeps OpenCV's own descriptors.
+import { BRIEF_WASM } from "./brief-wasm";
+import type { CV, Feature2DCalls } from "./opencv.server";
+import { instantiate, kernelMemory, reserve } from "./wasm.server";
+
+interface BriefExports {
+  smooth(src: number, dst: number, ring: number, line: number, w: number, h: number, t0: number, t1: number, t2: number, t3: number): void;
+  describe(img: number, w: number, kps: number, n: number, pattern: number, out: number): void;
+}
+
+let compiled: WebAssembly.Module | null = null;
+let kernel: { memory: WebAssembly.Memory; exports: BriefExports } | null = null;
+
+/** The thread's instance, with at least `bytes` of its memory (each call lays its data out from the first byte). */
+function briefKernel(bytes: number) {
+  if (!kernel) {
+    compiled ??= new WebAssembly.Module(Buffer.from(BRIEF_WASM, "base64"));
+    const memory = kernelMemory(16);
+    kernel = { memory, exports: instantiate<BriefExports>(compiled, memory) };
+  }
+  reserve(kernel.memory, bytes);
+  return kernel;
+}
+
+/**
+ * OpenCV's float taps of a 7-tap Gaussian of sigma 2 (`getGaussianKernel`): exp(-x^2 / 8) for
+ * x = -3..3, divided by their sum, in doubles, then made single floats. The first four (the others mirror them).
+ */
+export const ORB_TAPS: readonly number[] = (() => {
+  const side = [-6, -4, -2].map((x) => Math.exp(x * x * (-0.125 / 4))); // x = 2i - 6: OpenCV's loop
+  const sum = 2 * (side[0] + side[1] + side[2]) + 1;
+  return [side[0] / sum, side[1] / sum, side[2] / sum, 1 / sum].map(Math.fround);
+})();
+
+const align = (v: number) => (v + 15) & ~15;
+
+interface Layout {
+  srcAt: number;
+  dstAt: number;
+  ringAt: number;
+  lineAt: number;
+  end: number;
+}
+
+function layout(w: number, h: number): Layout {
+  const w4 = (w + 3) & ~3;
+  const srcAt = 0;
+  const dstAt = align(srcAt + w * h + 16);
+  const ringAt = align(dstAt + w * h + 16);
+  const lineAt = align(ringAt + 8 * w4 * 4);
+  return { srcAt, dstAt, ringAt, lineAt, end: align(lineAt + (w4 + 24) * 4) };
+}
+
+/** Smooths the image in the kernel's memory; returns where the smoothed image lies and where free memory starts. */
+function smoothInKernel(gray: Uint8Array, w: number, h: number, extra: number) {
+  const at = layout(w, h);
+  const k = briefKernel(at.end + extra);
+  new Uint8Array(k.memory.buffer).set(gray.subarray(0, w * h), at.srcAt);
+  const [t0, t1, t2, t3] = ORB_TAPS;
+  k.exports.smooth(at.srcAt, at.dstAt, at.ringAt, at.lineAt, w, h, t0, t1, t2, t3);
+  return { k, at };
+}
+
+/** The w x h image (w, h >= 4) smoothed as ORB smooths a level before describing its keypoints. */
+export function orbSmooth(gray: Uint8Array, w: number, h: number): Uint8Array {
+  const { k, at } = smoothInKernel(gray, w, h, 0);
+  return new Uint8Array(k.memory.buffer).slice(at.dstAt, at.dstAt + w * h);
+}
+
+export interface Keypoint {
+  x: number;
+  y: number;
+  /** degrees, as OpenCV's KeyPoint holds it */
+  angle: number;
+}
+
+/** OpenCV's cvRound of a float: to the nearest integer, halves to even. */
+function cvRound(v: number): number {
+  return v - Math.floor(v) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
+}
+
+const DEGREE = Math.fround(Math.PI / 180);
+const PATTERN_BYTES = 128 * 32;
+
+/** The pattern as the kernel reads it: 128 groups of four x then four y (floats), pairs in lanes 0-1 and 2-3. */
+function patternLanes(pattern: Int8Array): Float32Array {
+  const lanes = new Float32Array(PATTERN_BYTES / 4);
+  for (let g = 0; g < 128; g++)
+    for (let l = 0; l < 4; l++) {
+      const point = g * 4 + l; // bit 2g + (l >> 1), first (l even) or second point of its pair
+      lanes[g * 8 + l] = pattern[point * 2];
+      lanes[g * 8 + 4 + l] = pattern[point * 2 + 1];
+    }
+  return lanes;
+}
+
+/**
+ * The 32-byte descriptors of the keypoints on the w x h image as OpenCV's ORB computes them on a level,
+ * with the 256 pairs of `pattern` (x1, y1, x2, y2 each). Keypoints lie at least 31 pixels inside the
+ * image, as ORB finds them.
+ */
+export function describeWith(pattern: Int8Array, gray: Uint8Array, w: number, h: number, kps: readonly Keypoint[]): Uint8Array {
+  const n = kps.length;
+  const base = layout(w, h).end;
+  const kpsAt = base, patternAt = align(kpsAt + n * 16), outAt = patternAt + PATTERN_BYTES;
+  const { k, at } = smoothInKernel(gray, w, h, outAt - base + n * 32);
+  const ints = new Int32Array(k.memory.buffer, kpsAt, n * 4);
+  const floats = new Float32Array(k.memory.buffer, kpsAt, n * 4);
+  for (let i = 0; i < n; i++) {
+    const angle = Math.fround(kps[i].angle * DEGREE);
+    ints[i * 4] = cvRound(kps[i].y) * w + cvRound(kps[i].x);
+    floats[i * 4 + 1] = Math.cos(angle);
+    floats[i * 4 + 2] = Math.sin(angle);
+  }
+  new Float32Array(k.memory.buffer, patternAt, PATTERN_BYTES / 4).set(lanesOf(pattern));
+  k.exports.describe(at.dstAt, w, kpsAt, n, patternAt, outAt);
+  return new Uint8Array(k.memory.buffer).slice(outAt, outAt + n * 32);
+}
+
+const lanesCache = new WeakMap<Int8Array, Float32Array>();
+function lanesOf(pattern: Int8Array): Float32Array {
+  let lanes = lanesCache.get(pattern);
+  if (!lanes) lanesCache.set(pattern, (lanes = patternLanes(pattern)));
+  return lanes;
+}
+
+/** ORB's parameters for a one-level ORB as the engine makes it (edge and patch 31, two points a bit). */
+function probeOrb(cv: CV) {
+  return new cv.ORB(10, 1.2, 1, 31, 0, 2, cv.ORB_HARRIS_SCORE, 31, 10);
+}
+
+/** OpenCV's descriptors of the given keypoints on a one-level image. */
+function openCvCompute(cv: CV, gray: Uint8Array, w: number, h: number, kps: readonly Keypoint[]): Uint8Array {
+  const mat = new cv.Mat(h, w, cv.CV_8UC1);
+  const vec = new cv.KeyPointVector();
+  const desc = new cv.Mat();
+  const orb = probeOrb(cv);
+  try {
+    mat.data.set(gray);
+    for (const kp of kps) vec.push_back({ pt: { x: kp.x, y: kp.y }, size: 31, angle: kp.angle, response: 0, octave: 0, class_id: -1 });
+    (orb as unknown as Feature2DCalls).compute(mat, vec, desc);
+    if (desc.rows !== kps.length) throw new Error("ORB dropped a probe keypoint");
+    return new Uint8Array(desc.data);
+  } finally {
+    mat.delete();
+    vec.delete();
+    desc.delete();
+    orb.delete();
+  }
+}
+
+/** The pattern's reach: its points lie within 13 pixels of the keypoint on each axis. */
+const REACH = 13;
+/** How far a single pixel's smoothing reaches (the kernel's radius). */
+const SPREAD = 3;
+
+/** Reads OpenCV's pattern with two probe images; null when no single pattern explains them. */
+function readPattern(cv: CV): Int8Array | null {
+  const N = 2 * REACH + 1, cell = 2 * (REACH + SPREAD) + 2, margin = 40;
+  const side = N * cell + 2 * margin;
+  const kps: Keypoint[] = [];
+  for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) kps.push({ x: margin + i * cell + cell / 2, y: margin + j * cell + cell / 2, angle: 0 });
+  // bit b of offset q's keypoint, on the bright (0) and dark (1) probe
+  const bits: Uint8Array[] = [0, 255].map((ground) => {
+    const img = new Uint8Array(side * side).fill(ground);
+    kps.forEach((kp, q) => (img[(kp.y + Math.floor(q / N) - REACH) * side + kp.x + (q % N) - REACH] = 255 - ground));
+    return openCvCompute(cv, img, side, side, kps);
+  });
+  // a bright (dark) pixel smoothed: its value at each offset from it, by the kernel itself
+  // (on an image wide enough that no mirrored copy of the pixel reaches its middle)
+  const S = 4 * SPREAD + 1, mid = 2 * SPREAD;
+  const spot = (ground: number) => {
+    const img = new Uint8Array(S * S).fill(ground);
+    img[mid * S + mid] = 255 - ground;
+    return orbSmooth(img, S, S);
+  };
+  const bright = spot(0), dark = spot(255);
+  const near = (dx: number, dy: number) => Math.abs(dx) <= SPREAD && Math.abs(dy) <= SPREAD;
+  const at = (img: Uint8Array, ground: number, dx: number, dy: number) => (near(dx, dy) ? img[(dy + mid) * S + dx + mid] : ground);
+  const pattern = new Int8Array(1024);
+  for (let b = 0; b < 256; b++) {
+    const set = (probe: number) => {
+      const out: number[] = [];
+      for (let q = 0; q < N * N; q++) if ((bits[probe][q * 32 + (b >> 3)] >> (b & 7)) & 1) out.push(q);
+      return out;
+    };
+    const onBright = set(0), onDark = set(1);
+    const xy = (q: number) => [(q % N) - REACH, Math.floor(q / N) - REACH];
+    // a point is within the smoothing's reach of every offset that set the bit
+    const around = (hits: number[]) =>
+      hits.filter((p) => hits.every((q) => near(xy(p)[0] - xy(q)[0], xy(p)[1] - xy(q)[1])));
+    const explains = (p1: number, p2: number) => {
+      const [x1, y1] = xy(p1), [x2, y2] = xy(p2);
+      const hitB = new Set(onBright), hitD = new Set(onDark);
+      for (let q = 0; q < N * N; q++) {
+        const [qx, qy] = xy(q);
+        if (at(bright, 0, x1 - qx, y1 - qy) < at(bright, 0, x2 - qx, y2 - qy) !== hitB.has(q)) return false;
+        if (at(dark, 255, x1 - qx, y1 - qy) < at(dark, 255, x2 - qx, y2 - qy) !== hitD.has(q)) return false;
+      }
+      return true;
+    };
+    const found: number[][] = [];
+    if (onBright.length === 0 && onDark.length === 0) found.push([0, 0, 0, 0]); // a pair of one point: never set
+    else for (const p2 of around(onBright)) for (const p1 of around(onDark)) if (explains(p1, p2)) found.push([...xy(p1), ...xy(p2)]);
+    if (found.length !== 1) return null;
+    pattern.set(found[0], b * 4);
+  }
+  return pattern;
+}
+
+/** A check of a pattern against OpenCV: keypoints at every angle on a noise image. */
+function agreesWithOpenCv(cv: CV, pattern: Int8Array): boolean {
+  const w = 160, h = 120;
+  let seed = 0x9e3779b9;
+  const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 8) / (1 << 24);
+  const img = new Uint8Array(w * h);
+  for (let i = 0; i < img.length; i++) img[i] = Math.floor(next() * 256);
+  const kps: Keypoint[] = [];
+  for (let i = 0; i < 96; i++) kps.push({ x: 31 + next() * (w - 63), y: 31 + next() * (h - 63), angle: Math.fround(next() * 360) });
+  const ours = describeWith(pattern, img, w, h, kps);
+  const theirs = openCvCompute(cv, img, w, h, kps);
+  return ours.every((v, i) => v === theirs[i]);
+}
+
+let pattern: Int8Array | null | undefined;
+
+/** OpenCV's pattern, read once a thread (null: it could not be read, or the descriptors would differ). */
+export function orbPattern(cv: CV): Int8Array | null {
+  if (pattern === undefined) {
+    const read = readPattern(cv);
+    pattern = read && agreesWithOpenCv(cv, read) ? read : null;
+  }
+  return pattern;
+}
+
+/**
+ * OpenCV ORB's descriptors of keypoints found by ORB (`detect`, one level) on the w x h image, or null
+ * when the pattern could not be read (then OpenCV's own are to be used).
+ */
+export function orbDescriptors(cv: CV, gray: Uint8Array, w: number, h: number, kps: readonly Keypoint[]): Uint8Array | null {
+  const p = orbPattern(cv);
+  return p ? describeWith(p, gray, w, h, kps) : null;
+}
