@@ -2,14 +2,15 @@
  * ORB's descriptors are computed by brief.wat (committed assembled in brief-wasm.ts), not by OpenCV,
  * whose build for WebAssembly smooths each pyramid level without SIMD. The references in the database
  * were described by OpenCV, and a photo's descriptors are matched against them bit by bit, so the two
- * must agree byte for byte: the pattern read from OpenCV, the smoothing of a level (every pixel, borders
- * included, on sizes that are and are not a multiple of four), and whole photos' keypoints and
- * descriptors over the pyramid, against OpenCV's ORB at once.
+ * must agree byte for byte: the pattern read from OpenCV, the resize from one pyramid level to the next
+ * and the smoothing of a level (every pixel, borders included, on sizes that are and are not a multiple
+ * of the kernel's lanes), and whole photos' keypoints and descriptors over the pyramid, against OpenCV's
+ * ORB at once.
  */
 import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
 import { BRIEF_WASM } from '~/services/identification/brief-wasm';
-import { describeWith, orbPattern, orbSmooth, type Keypoint } from '~/services/identification/brief.server';
+import { describeWith, orbPattern, orbShrink, orbSmooth, type Keypoint } from '~/services/identification/brief.server';
 import { decodeRGB, openCvOrb, runOrb, toGray } from '~/services/identification/features.server';
 import { getCV, type CV, type Feature2DCalls } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
@@ -72,6 +73,28 @@ describe('ORB descriptors (WebAssembly)', () => {
     expect(Math.max(...(pattern as Int8Array).map(Math.abs))).toBe(13);
     // pairs of two different points
     for (let b = 0; b < 256; b++) expect(pattern?.slice(b * 4, b * 4 + 2)).not.toEqual(pattern?.slice(b * 4 + 2, b * 4 + 4));
+  });
+
+  it('resize a level to the next as OpenCV\'s INTER_LINEAR_EXACT does, ends included', async () => {
+    const cv = await getCV();
+    const sizes = [[1024, 768, 853, 640], [768, 1024, 640, 853], [777, 583, 648, 486], [100, 80, 83, 67], [17, 9, 14, 8], [5, 5, 4, 4], [2, 2, 2, 2], [64, 64, 64, 64], [30, 20, 40, 27]];
+    for (const [w, h, W, H] of sizes) {
+      const img = testImage(w, h, w + h);
+      const src = new cv.Mat(h, w, cv.CV_8UC1);
+      const dst = new cv.Mat();
+      src.data.set(img);
+      cv.resize(src, dst, new cv.Size(W, H), 0, 0, cv.INTER_LINEAR_EXACT);
+      const theirs = new Uint8Array(dst.data);
+      src.delete();
+      dst.delete();
+      const ours = orbShrink(img, w, h, W, H);
+      expect(ours, `${w} x ${h} -> ${W} x ${H}`).not.toBeNull();
+      let differ = 0;
+      for (let i = 0; i < W * H; i++) if ((ours as Uint8Array)[i] !== theirs[i]) differ++;
+      expect(differ, `${w} x ${h} -> ${W} x ${H}`).toBe(0);
+    }
+    // a shrink the kernel's windows cannot span is left to OpenCV
+    expect(orbShrink(testImage(100, 100, 1), 100, 100, 40, 40)).toBeNull();
   });
 
   it('smooth a level to OpenCV\'s bytes, borders included', async () => {

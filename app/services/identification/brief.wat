@@ -1,4 +1,5 @@
-;; ORB's descriptors in WebAssembly SIMD, byte for byte OpenCV's (`orbDescriptors` in brief.server.ts).
+;; ORB's pyramid levels and descriptors in WebAssembly SIMD, byte for byte OpenCV's (`orbShrink` and
+;; `orbDescriptors` in brief.server.ts).
 ;;
 ;; OpenCV's ORB describes a keypoint on its pyramid level smoothed by a 7 x 7 Gaussian (sigma 2), with
 ;; 256 comparisons of two pixels of a pattern turned by the keypoint's angle. Its build for WebAssembly
@@ -186,4 +187,69 @@
         (local.set $kps (i32.add (local.get $kps) (i32.const 16)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $eachKp))))
+
+  ;; Resizes the $w x $h image at $src to $W x $H at $dst, byte for byte OpenCV's INTER_LINEAR_EXACT (the
+  ;; fixed point of its bit-exact resize, which ORB uses for each pyramid level). Along the rows, output
+  ;; pixel x is m0 s[o] + m1 s[o + 1] (8-bit taps summing to 256, 16-bit sums); along the columns, row y
+  ;; is (n0 r[p] + n1 r[p + 1] + 2^15) >> 16. JavaScript computes the offsets and taps, the ends as OpenCV
+  ;; clamps them (a tap of 256 on the first or last pixel). Eight pixels at a time: a group of eight
+  ;; output pixels reads a 16-byte window of the row ($xwin: its start; $xsel: 32 bytes of swizzle indices
+  ;; for s[o] then s[o + 1]; $xtaps: m0 then m1 as eight u16 each, 32 bytes), so the image must shrink or
+  ;; be enlarged by less than 16 / 9 (JavaScript checks). $rows is scratch for the rows along the rows
+  ;; ($h x W8 u16, W8 = W rounded up to 8); $yofs and $ytaps hold each output row's p and n0, n1 (i32 each).
+  ;; $src needs 16 readable bytes past its end and $dst 8 writable ones.
+  (func (export "shrink") (param $src i32) (param $w i32) (param $h i32) (param $dst i32) (param $W i32) (param $H i32)
+        (param $xwin i32) (param $xsel i32) (param $xtaps i32) (param $yofs i32) (param $ytaps i32) (param $rows i32)
+    (local $W8 i32) (local $y i32) (local $g i32) (local $groups i32) (local $p i32) (local $q i32) (local $win v128)
+    (local $a v128) (local $b v128) (local $n0 v128) (local $n1 v128) (local $lo v128) (local $hi v128) (local $x i32)
+    (local.set $W8 (i32.and (i32.add (local.get $W) (i32.const 7)) (i32.const -8)))
+    (local.set $groups (i32.shr_u (local.get $W8) (i32.const 3)))
+    ;; along the rows: every source row
+    (local.set $y (i32.const 0))
+    (block $rowsDone
+      (loop $eachRow
+        (br_if $rowsDone (i32.ge_u (local.get $y) (local.get $h)))
+        (local.set $p (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $w))))
+        (local.set $q (i32.add (local.get $rows) (i32.shl (i32.mul (local.get $y) (local.get $W8)) (i32.const 1))))
+        (local.set $g (i32.const 0))
+        (block $groupsDone
+          (loop $eachGroup
+            (br_if $groupsDone (i32.ge_u (local.get $g) (local.get $groups)))
+            (local.set $win (v128.load (i32.add (local.get $p) (i32.load (i32.add (local.get $xwin) (i32.shl (local.get $g) (i32.const 2)))))))
+            (local.set $x (i32.add (local.get $xsel) (i32.shl (local.get $g) (i32.const 5))))
+            (local.set $a (i16x8.extend_low_i8x16_u (i8x16.swizzle (local.get $win) (v128.load offset=0 (local.get $x)))))
+            (local.set $b (i16x8.extend_low_i8x16_u (i8x16.swizzle (local.get $win) (v128.load offset=16 (local.get $x)))))
+            (local.set $x (i32.add (local.get $xtaps) (i32.shl (local.get $g) (i32.const 5))))
+            (v128.store (i32.add (local.get $q) (i32.shl (local.get $g) (i32.const 4)))
+              (i16x8.add (i16x8.mul (local.get $a) (v128.load offset=0 (local.get $x)))
+                         (i16x8.mul (local.get $b) (v128.load offset=16 (local.get $x)))))
+            (local.set $g (i32.add (local.get $g) (i32.const 1)))
+            (br $eachGroup)))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $eachRow)))
+    ;; along the columns
+    (local.set $y (i32.const 0))
+    (block $colsDone
+      (loop $eachCol
+        (br_if $colsDone (i32.ge_u (local.get $y) (local.get $H)))
+        (local.set $p (i32.add (local.get $rows) (i32.shl (i32.mul (i32.load (i32.add (local.get $yofs) (i32.shl (local.get $y) (i32.const 2)))) (local.get $W8)) (i32.const 1))))
+        (local.set $n0 (i16x8.splat (i32.load (i32.add (local.get $ytaps) (i32.shl (local.get $y) (i32.const 3))))))
+        (local.set $n1 (i16x8.splat (i32.load offset=4 (i32.add (local.get $ytaps) (i32.shl (local.get $y) (i32.const 3))))))
+        (local.set $q (i32.add (local.get $dst) (i32.mul (local.get $y) (local.get $W))))
+        (local.set $x (i32.const 0))
+        (block $pxDone
+          (loop $px
+            (br_if $pxDone (i32.ge_u (local.get $x) (local.get $W)))
+            (local.set $a (v128.load (i32.add (local.get $p) (i32.shl (local.get $x) (i32.const 1)))))
+            (local.set $b (v128.load (i32.add (i32.add (local.get $p) (i32.shl (local.get $W8) (i32.const 1))) (i32.shl (local.get $x) (i32.const 1)))))
+            (local.set $lo (i32x4.shr_u (i32x4.add (i32x4.add (i32x4.extmul_low_i16x8_u (local.get $a) (local.get $n0))
+                                                           (i32x4.extmul_low_i16x8_u (local.get $b) (local.get $n1))) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16)))
+            (local.set $hi (i32x4.shr_u (i32x4.add (i32x4.add (i32x4.extmul_high_i16x8_u (local.get $a) (local.get $n0))
+                                                           (i32x4.extmul_high_i16x8_u (local.get $b) (local.get $n1))) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16)))
+            (local.set $a (i16x8.narrow_i32x4_u (local.get $lo) (local.get $hi)))
+            (v128.store64_lane 0 (i32.add (local.get $q) (local.get $x)) (i8x16.narrow_i16x8_u (local.get $a) (local.get $a)))
+            (local.set $x (i32.add (local.get $x) (i32.const 8)))
+            (br $px)))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $eachCol))))
 )

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { MAX_IMAGE_PIXELS } from "~/utils/constants";
 import { getCV, type CV, type Feature2DCalls } from "./opencv.server";
 import { enlargeRGB, grayscale } from "./pixels.server";
-import { orbDescriptors, type Keypoint } from "./brief.server";
+import { orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
@@ -411,36 +411,44 @@ export function orbLevelFeatures(nfeatures: number, nlevels: number): number[] {
  * each level on its own, so the levels can be computed apart (on two threads) and put together in
  * level order: the same keypoints and descriptors, in the same order, as OpenCV's ORB with `p.nlevels`
  * levels (`openCvOrb`; checked by the unit tests). Each level is the one before it resized as ORB resizes it
- * (linear, exact, to the original size over the level's scale), and its keypoints are scaled back.
+ * (linear, exact, to the original size over the level's scale: brief.wat's kernel, OpenCV's bytes), and
+ * its keypoints are scaled back.
  */
 export function runOrbLevels(cv: CV, gray: Uint8Array, width: number, height: number, p: OrbParams, levels: number[]): OrbResult {
   const perLevel = orbLevelFeatures(p.nfeatures, p.nlevels);
   const last = Math.max(...levels);
   const parts: OrbResult[] = [];
-  let prev = new cv.Mat(height, width, cv.CV_8UC1);
-  prev.data.set(gray);
-  try {
-    for (let level = 0; level <= last; level++) {
-      const scale = Math.fround(Math.pow(ORB_SCALE, level));
-      if (level > 0) {
-        const w = cvRound(Math.fround(width / scale)), h = cvRound(Math.fround(height / scale));
-        // the levels only shrink: once one is too thin, so are all after it
-        if (tooThinForOrb(w, h)) break;
-        const next = new cv.Mat();
-        cv.resize(prev, next, new cv.Size(w, h), 0, 0, cv.INTER_LINEAR_EXACT);
-        prev.delete();
-        prev = next;
-      }
-      if (!levels.includes(level)) continue;
-      // a copy: the WASM heap may grow (and a view of it go stale) while runOrb allocates
-      const one = runOrb(cv, prev.data.slice(), prev.cols, prev.rows, { nfeatures: perLevel[level], fastThreshold: p.fastThreshold, nlevels: 1 });
-      for (let i = 0; i < one.points.length; i++) one.points[i] = Math.fround(one.points[i] * scale);
-      parts.push(one);
+  let prev = { data: gray, w: width, h: height };
+  for (let level = 0; level <= last; level++) {
+    const scale = Math.fround(Math.pow(ORB_SCALE, level));
+    if (level > 0) {
+      const w = cvRound(Math.fround(width / scale)), h = cvRound(Math.fround(height / scale));
+      // the levels only shrink: once one is too thin, so are all after it
+      if (tooThinForOrb(w, h)) break;
+      prev = { data: shrinkLevel(cv, prev.data, prev.w, prev.h, w, h), w, h };
     }
-  } finally {
-    prev.delete();
+    if (!levels.includes(level)) continue;
+    const one = runOrb(cv, prev.data, prev.w, prev.h, { nfeatures: perLevel[level], fastThreshold: p.fastThreshold, nlevels: 1 });
+    for (let i = 0; i < one.points.length; i++) one.points[i] = Math.fround(one.points[i] * scale);
+    parts.push(one);
   }
   return concatOrb(parts);
+}
+
+/** A pyramid level made from the one before it as ORB makes it: OpenCV's INTER_LINEAR_EXACT resize (brief.wat's, or OpenCV's own). */
+function shrinkLevel(cv: CV, gray: Uint8Array, w: number, h: number, W: number, H: number): Uint8Array {
+  const fast = orbShrink(gray, w, h, W, H);
+  if (fast) return fast;
+  const src = new cv.Mat(h, w, cv.CV_8UC1);
+  const dst = new cv.Mat();
+  try {
+    src.data.set(gray);
+    cv.resize(src, dst, new cv.Size(W, H), 0, 0, cv.INTER_LINEAR_EXACT);
+    return new Uint8Array(dst.data);
+  } finally {
+    src.delete();
+    dst.delete();
+  }
 }
 
 /** Keypoints and descriptors of several ORB results, one after the other. */
