@@ -2,6 +2,7 @@
 // bag-of-words shortlisting.
 import { mulberry32 } from "~/utils/random";
 import { HAMMING_WASM } from "./hamming-wasm";
+import { WORDS_WASM } from "./words-wasm";
 import { instantiate, kernelMemory, reserve, WASM_PAGE } from "./wasm.server";
 
 /** View 32-byte descriptors as 8 uint32 words each. */
@@ -78,22 +79,6 @@ function kMajority(data: Uint32Array, idx: Int32Array, k: number, iters: number,
 /** No second word (`quantizeSoft`). */
 export const NO_WORD = 0xffff;
 
-/** The nearest and second-nearest centroids to descriptor di of data, with their distances. */
-function nearest2(cent: Uint32Array, k: number, data: Uint32Array, di: number, r: { best: number; bd: number; second: number; sd: number }): void {
-  const o = di * 8;
-  const a0 = data[o], a1 = data[o + 1], a2 = data[o + 2], a3 = data[o + 3];
-  const a4 = data[o + 4], a5 = data[o + 5], a6 = data[o + 6], a7 = data[o + 7];
-  let best = 0, bd = 1e9, sec = -1, sd = 1e9;
-  for (let c = 0, p = 0; c < k; c++, p += 8) {
-    const d =
-      popcnt(a0 ^ cent[p]) + popcnt(a1 ^ cent[p + 1]) + popcnt(a2 ^ cent[p + 2]) + popcnt(a3 ^ cent[p + 3]) +
-      popcnt(a4 ^ cent[p + 4]) + popcnt(a5 ^ cent[p + 5]) + popcnt(a6 ^ cent[p + 6]) + popcnt(a7 ^ cent[p + 7]);
-    if (d < bd) { sec = best; sd = bd; bd = d; best = c; }
-    else if (d < sd) { sec = c; sd = d; }
-  }
-  r.best = best; r.bd = bd; r.second = sec < 0 ? best : sec; r.sd = sec < 0 ? 1e9 : sd;
-}
-
 /** The centroid nearest to descriptor di of data (the first of equally near ones). */
 function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): number {
   // the descriptor's words are read once (this runs for every reference descriptor at the build)
@@ -108,6 +93,20 @@ function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): n
     if (d < bd) { bd = d; best = c; }
   }
   return best;
+}
+
+let wordsModule: WebAssembly.Module | null = null;
+let wordsInstance: { memory: WebAssembly.Memory; soft: (...args: number[]) => void } | null = null;
+
+/** The thread's instance of words.wat, with at least `bytes` of its memory. */
+function wordsKernel(bytes: number) {
+  if (!wordsInstance) {
+    wordsModule ??= new WebAssembly.Module(Buffer.from(WORDS_WASM, "base64"));
+    const memory = kernelMemory(2);
+    wordsInstance = { memory, soft: instantiate<{ soft: (...args: number[]) => void }>(wordsModule, memory).soft };
+  }
+  reserve(wordsInstance.memory, bytes);
+  return wordsInstance;
 }
 
 export class Vocabulary {
@@ -160,26 +159,34 @@ export class Vocabulary {
    * the other side; searched in both words, it still finds it.
    */
   quantizeSoft(desc: Uint32Array, slack: number): { words: Uint16Array; second: Uint16Array } {
+    // in words.wat: the centroids and descriptors laid out in the kernel's memory, the words read back
     const n = desc.length / 8;
-    const words = new Uint16Array(n);
-    const second = new Uint16Array(n).fill(NO_WORD);
     const topK = this.top.length / 8;
-    const r = { best: 0, bd: 0, second: 0, sd: 0 };
-    for (let i = 0; i < n; i++) {
-      nearest2(this.top, topK, desc, i, r);
-      const t = r.best, t2 = r.second, td = r.bd, td2 = r.sd;
-      const leaf = this.leaves[t];
-      nearest2(leaf, leaf.length / 8, desc, i, r);
-      words[i] = t * this.branch + r.best;
-      let alt = r.sd <= r.bd + slack ? t * this.branch + r.second : NO_WORD;
-      const altD = r.sd, leafBest = r.bd;
-      if (topK > 1 && td2 <= td + slack) {
-        const leaf2 = this.leaves[t2];
-        nearest2(leaf2, leaf2.length / 8, desc, i, r);
-        if (r.bd <= leafBest + slack && (alt === NO_WORD || r.bd < altD)) alt = t2 * this.branch + r.best;
-      }
-      second[i] = alt;
-    }
+    const align = (v: number) => (v + 15) & ~15;
+    const descAt = 0;
+    const topAt = descAt + n * 32;
+    const leafAtAt = align(topAt + topK * 32);
+    const leafKAt = leafAtAt + this.leaves.length * 4;
+    let leavesAt = align(leafKAt + this.leaves.length * 4);
+    const leafBytes = this.leaves.reduce((b, leaf) => b + leaf.length * 4, 0);
+    const wordsAt = align(leavesAt + leafBytes);
+    const secondAt = align(wordsAt + n * 2);
+    const { memory, soft } = wordsKernel(secondAt + n * 2);
+    const heap = new Uint32Array(memory.buffer);
+    heap.set(desc, descAt / 4);
+    heap.set(this.top, topAt / 4);
+    const leafAt = new Int32Array(memory.buffer, leafAtAt, this.leaves.length);
+    const leafK = new Int32Array(memory.buffer, leafKAt, this.leaves.length);
+    this.leaves.forEach((leaf, t) => {
+      heap.set(leaf, leavesAt / 4);
+      leafAt[t] = leavesAt;
+      leafK[t] = leaf.length / 8;
+      leavesAt += leaf.length * 4;
+    });
+    soft(descAt, n, topAt, topK, leafAtAt, leafKAt, this.branch, slack, wordsAt, secondAt);
+    const words = new Uint16Array(n), second = new Uint16Array(n);
+    words.set(new Uint16Array(memory.buffer, wordsAt, n));
+    second.set(new Uint16Array(memory.buffer, secondAt, n));
     return { words, second };
   }
 
