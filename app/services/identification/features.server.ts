@@ -318,12 +318,13 @@ function tooThinForOrb(width: number, height: number): boolean {
 }
 
 /**
- * ORB's keypoints and descriptors, the same as OpenCV's ORB over the whole pyramid (`openCvOrb`), found
- * level by level (`runOrbLevels`): OpenCV finds each level's keypoints (`detect`) and brief.wat describes
- * them, byte for byte as OpenCV would, in a fifth of the time (OpenCV smooths each level without SIMD).
+ * ORB's keypoints and descriptors. Over a pyramid of several levels, OpenCV's ORB at once (`openCvOrb`):
+ * the references' features are extracted so. On one level (each level of `runOrbLevels`, the photo's
+ * ORB shared with the worker), OpenCV finds the keypoints (`detect`) and brief.wat describes them, byte
+ * for byte as OpenCV would, in a fifth of the time (OpenCV smooths each level without SIMD).
  */
 export function runOrb(cv: CV, gray: Uint8Array, width: number, height: number, p: OrbParams): OrbResult {
-  if (p.nlevels > 1) return runOrbLevels(cv, gray, width, height, p, Array.from({ length: p.nlevels }, (_, k) => k));
+  if (p.nlevels > 1) return openCvOrb(cv, gray, width, height, p);
   if (tooThinForOrb(width, height)) return { points: new Float32Array(0), desc: new Uint8Array(0) };
   const mat = new cv.Mat(height, width, cv.CV_8UC1);
   const mask = new cv.Mat();
@@ -352,7 +353,7 @@ export function runOrb(cv: CV, gray: Uint8Array, width: number, height: number, 
   return openCvOrb(cv, gray, width, height, p); // the pattern could not be read from this OpenCV
 }
 
-/** OpenCV's ORB over the whole pyramid at once (`detectAndCompute`): what `runOrb` gives, sooner. */
+/** OpenCV's ORB over the whole pyramid at once (`detectAndCompute`), keypoints and descriptors. */
 export function openCvOrb(cv: CV, gray: Uint8Array, width: number, height: number, p: OrbParams): OrbResult {
   if (tooThinForOrb(width, height)) return { points: new Float32Array(0), desc: new Uint8Array(0) };
   const mat = new cv.Mat(height, width, cv.CV_8UC1);
