@@ -214,8 +214,8 @@ function probeOrb(cv: CV) {
   return new cv.ORB(10, 1.2, 1, 31, 0, 2, cv.ORB_HARRIS_SCORE, 31, 10);
 }
 
-/** OpenCV's descriptors of the given keypoints on a one-level image. */
-function openCvCompute(cv: CV, gray: Uint8Array, w: number, h: number, kps: readonly Keypoint[]): Uint8Array {
+/** OpenCV's own descriptors of the given keypoints on a one-level image (ORB's `compute`); throws if it drops one. */
+export function openCvDescriptors(cv: CV, gray: Uint8Array, w: number, h: number, kps: readonly Keypoint[]): Uint8Array {
   const mat = new cv.Mat(h, w, cv.CV_8UC1);
   const vec = new cv.KeyPointVector();
   const desc = new cv.Mat();
@@ -249,7 +249,7 @@ function readPattern(cv: CV): Int8Array | null {
   const bits: Uint8Array[] = [0, 255].map((ground) => {
     const img = new Uint8Array(side * side).fill(ground);
     kps.forEach((kp, q) => (img[(kp.y + Math.floor(q / N) - REACH) * side + kp.x + (q % N) - REACH] = 255 - ground));
-    return openCvCompute(cv, img, side, side, kps);
+    return openCvDescriptors(cv, img, side, side, kps);
   });
   // a bright (dark) pixel smoothed: its value at each offset from it, by the kernel itself
   // (on an image wide enough that no mirrored copy of the pixel reaches its middle)
@@ -303,7 +303,7 @@ function agreesWithOpenCv(cv: CV, pattern: Int8Array): boolean {
   const kps: Keypoint[] = [];
   for (let i = 0; i < 96; i++) kps.push({ x: 31 + next() * (w - 63), y: 31 + next() * (h - 63), angle: Math.fround(next() * 360) });
   const ours = describeWith(pattern, img, w, h, kps);
-  const theirs = openCvCompute(cv, img, w, h, kps);
+  const theirs = openCvDescriptors(cv, img, w, h, kps);
   return ours.every((v, i) => v === theirs[i]);
 }
 
