@@ -423,7 +423,10 @@ export function runOrbLevels(cv: CV, gray: Uint8Array, width: number, height: nu
   for (let level = 0; level <= last; level++) {
     const scale = Math.fround(Math.pow(ORB_SCALE, level));
     if (level > 0) {
-      const w = cvRound(Math.fround(width / scale)), h = cvRound(Math.fround(height / scale));
+      // as OpenCV's ORB sizes a level: times the float inverse of its scale (dividing by the scale
+      // rounds the other way for some sizes, 33 of 63..1024: a level one pixel wider than OpenCV's)
+      const inverse = Math.fround(1 / scale);
+      const w = cvRound(Math.fround(width * inverse)), h = cvRound(Math.fround(height * inverse));
       // the levels only shrink: once one is too thin, so are all after it
       if (tooThinForOrb(w, h)) break;
       prev = { data: shrinkLevel(cv, prev.data, prev.w, prev.h, w, h), w, h };
