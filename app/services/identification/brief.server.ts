@@ -13,9 +13,10 @@
 // and the pair is the one pair of points that explains every probe's bit. The pattern found is then
 // checked against OpenCV on a noise image with keypoints at every angle; should it ever differ (another
 // OpenCV build), `orbDescriptors` answers null and the caller keeps OpenCV's own descriptors.
+import { mulberry32 } from "~/utils/random";
 import { BRIEF_WASM } from "./brief-wasm";
 import type { CV, Feature2DCalls } from "./opencv.server";
-import { instantiate, kernelMemory, reserve } from "./wasm.server";
+import { threadKernel } from "./wasm.server";
 
 interface BriefExports {
   smooth(src: number, dst: number, ring: number, line: number, w: number, h: number, t0: number, t1: number, t2: number, t3: number): void;
@@ -23,19 +24,7 @@ interface BriefExports {
   shrink(src: number, w: number, h: number, dst: number, W: number, H: number, xwin: number, xsel: number, xtaps: number, yofs: number, ytaps: number, rows: number): void;
 }
 
-let compiled: WebAssembly.Module | null = null;
-let kernel: { memory: WebAssembly.Memory; exports: BriefExports } | null = null;
-
-/** The thread's instance, with at least `bytes` of its memory (each call lays its data out from the first byte). */
-function briefKernel(bytes: number) {
-  if (!kernel) {
-    compiled ??= new WebAssembly.Module(Buffer.from(BRIEF_WASM, "base64"));
-    const memory = kernelMemory(16);
-    kernel = { memory, exports: instantiate<BriefExports>(compiled, memory) };
-  }
-  reserve(kernel.memory, bytes);
-  return kernel;
-}
+const briefKernel = threadKernel<BriefExports>(BRIEF_WASM, 16);
 
 /**
  * OpenCV's float taps of a 7-tap Gaussian of sigma 2 (`getGaussianKernel`): exp(-x^2 / 8) for
@@ -89,8 +78,8 @@ export interface Keypoint {
   angle: number;
 }
 
-/** OpenCV's cvRound of a float: to the nearest integer, halves to even. */
-function cvRound(v: number): number {
+/** OpenCV's cvRound (of a float, or of a softdouble): to the nearest integer, halves to even. */
+export function cvRound(v: number): number {
   return v - Math.floor(v) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
 }
 
@@ -139,9 +128,6 @@ function lanesOf(pattern: Int8Array): Float32Array {
   return lanes;
 }
 
-/** Round half to even (OpenCV's cvRound of a softdouble). */
-const roundEven = (v: number) => (v - Math.floor(v) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v));
-
 /**
  * OpenCV's bit-exact linear taps from `size` pixels to `to` (`interpolationLinear`): output pixel d
  * lies at f = (d + 0.5) size / to - 0.5, between pixels o = floor(f) and o + 1, the second weighted
@@ -158,7 +144,7 @@ function linearTaps(size: number, to: number): { ofs: Int32Array; m0: Int32Array
     if (o < 0) [ofs[d], m0[d], m1[d]] = [0, 256, 0];
     else if (o >= size - 1) tail = Math.min(tail, d);
     else {
-      const t = Math.max(0, roundEven((f - o) * 256));
+      const t = Math.max(0, cvRound((f - o) * 256));
       [ofs[d], m0[d], m1[d]] = [o, 256 - t, t];
     }
   }
@@ -270,13 +256,13 @@ function readPattern(cv: CV): Int8Array | null {
       return out;
     };
     const onBright = set(0), onDark = set(1);
+    const hitB = new Set(onBright), hitD = new Set(onDark);
     const xy = (q: number) => [(q % N) - REACH, Math.floor(q / N) - REACH];
     // a point is within the smoothing's reach of every offset that set the bit
     const around = (hits: number[]) =>
       hits.filter((p) => hits.every((q) => near(xy(p)[0] - xy(q)[0], xy(p)[1] - xy(q)[1])));
     const explains = (p1: number, p2: number) => {
       const [x1, y1] = xy(p1), [x2, y2] = xy(p2);
-      const hitB = new Set(onBright), hitD = new Set(onDark);
       for (let q = 0; q < N * N; q++) {
         const [qx, qy] = xy(q);
         if (at(bright, 0, x1 - qx, y1 - qy) < at(bright, 0, x2 - qx, y2 - qy) !== hitB.has(q)) return false;
@@ -296,8 +282,7 @@ function readPattern(cv: CV): Int8Array | null {
 /** A check of a pattern against OpenCV: keypoints at every angle on a noise image. */
 function agreesWithOpenCv(cv: CV, pattern: Int8Array): boolean {
   const w = 160, h = 120;
-  let seed = 0x9e3779b9;
-  const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 8) / (1 << 24);
+  const next = mulberry32(0x9e3779b9);
   const img = new Uint8Array(w * h);
   for (let i = 0; i < img.length; i++) img[i] = Math.floor(next() * 256);
   const kps: Keypoint[] = [];

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { MAX_IMAGE_PIXELS } from "~/utils/constants";
 import { getCV, type CV, type Feature2DCalls } from "./opencv.server";
 import { enlargeRGB, grayscale } from "./pixels.server";
-import { orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
+import { cvRound, orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
@@ -385,11 +385,6 @@ export function openCvOrb(cv: CV, gray: Uint8Array, width: number, height: numbe
 
 /** The scale factor between ORB's pyramid levels, kept by OpenCV as a float. */
 const ORB_SCALE = Math.fround(1.2);
-
-/** OpenCV's cvRound of a float: to the nearest integer, halves to even. */
-function cvRound(v: number): number {
-  return v - Math.floor(v) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
-}
 
 /** How OpenCV's ORB shares `nfeatures` among its pyramid levels (in float arithmetic, as it does). */
 export function orbLevelFeatures(nfeatures: number, nlevels: number): number[] {

@@ -10,7 +10,7 @@
 //   about 22 ms of a photo's decode (on two threads) and 8 of a reference's 11.
 import { PIXELS_WASM } from "./pixels-wasm";
 import type { CV } from "./opencv.server";
-import { instantiate, kernelMemory, reserve } from "./wasm.server";
+import { threadKernel } from "./wasm.server";
 
 interface PixelExports {
   gray(src: number, dst: number, n: number): void;
@@ -18,22 +18,8 @@ interface PixelExports {
   enlarge(src: number, colOff: number, colTaps: number, rowFirst: number, rowTaps: number, rowMap: number, ring: number, dst: number, W: number, H: number): void;
 }
 
-let compiled: WebAssembly.Module | null = null;
-let kernel: { memory: WebAssembly.Memory; exports: PixelExports } | null = null;
-
-/**
- * The thread's instance, in a memory of its own (shared: growing it detaches no buffer), with at least
- * `bytes` of it: each call lays its data out from the first byte.
- */
-function pixelKernel(bytes: number) {
-  if (!kernel) {
-    compiled ??= new WebAssembly.Module(Buffer.from(PIXELS_WASM, "base64"));
-    const memory = kernelMemory(16);
-    kernel = { memory, exports: instantiate<PixelExports>(compiled, memory) };
-  }
-  reserve(kernel.memory, bytes);
-  return kernel;
-}
+/** The thread's instance, in a memory of its own (shared: growing it detaches no buffer). */
+const pixelKernel = threadKernel<PixelExports>(PIXELS_WASM, 16);
 
 /** Pixels converted to grayscale per call of the kernel: a 1024 x 768 photo in 12 parts, 256 KB of its memory. */
 const GRAY_PART = 1 << 16;

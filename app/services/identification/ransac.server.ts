@@ -3,30 +3,17 @@
 // photo, half on each thread, on the path of every answer: 14.4 ms of a photo's match at the median on
 // the public set in JavaScript, 5.8 ms in WebAssembly (engine alone, with the worker).
 import { RANSAC_WASM } from "./ransac-wasm";
-import { kernelMemory, reserve } from "./wasm.server";
+import { threadKernel } from "./wasm.server";
 
 interface RansacExports {
   count(x: number, y: number, u: number, v: number, m: number, work: number, maxIters: number, thr: number, logMiss: number): number;
 }
 
-let compiled: WebAssembly.Module | null = null;
-let kernel: { memory: WebAssembly.Memory; exports: RansacExports } | null = null;
-
 /** Scratch of the kernel: a sample's 4 indices, the 8 x 9 system and the homography (16 + 576 + 72 bytes). */
 const WORK_BYTES = 672;
 
-/** The thread's instance, with at least `bytes` of its memory (each call lays its data out from the first byte). */
-function ransacKernel(bytes: number) {
-  if (!kernel) {
-    compiled ??= new WebAssembly.Module(Buffer.from(RANSAC_WASM, "base64"));
-    const memory = kernelMemory(1);
-    // JavaScript's own pow and log, for the adaptive stop's iteration count
-    const exports = new WebAssembly.Instance(compiled, { env: { memory, pow: Math.pow, log: Math.log } }).exports as unknown as RansacExports;
-    kernel = { memory, exports };
-  }
-  reserve(kernel.memory, bytes);
-  return kernel;
-}
+/** The thread's instance, given JavaScript's own pow and log, for the adaptive stop's iteration count. */
+const ransacKernel = threadKernel<RansacExports>(RANSAC_WASM, 1, { pow: Math.pow, log: Math.log });
 
 /**
  * The most inliers (within `px` pixels) of the homographies through samples of 4 of the correspondences

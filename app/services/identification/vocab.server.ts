@@ -3,7 +3,7 @@
 import { mulberry32 } from "~/utils/random";
 import { HAMMING_WASM } from "./hamming-wasm";
 import { WORDS_WASM } from "./words-wasm";
-import { instantiate, kernelMemory, reserve, WASM_PAGE } from "./wasm.server";
+import { instantiate, kernelMemory, reserve, threadKernel, WASM_PAGE } from "./wasm.server";
 
 /** View 32-byte descriptors as 8 uint32 words each. */
 export function asWords(desc: Uint8Array): Uint32Array {
@@ -95,19 +95,7 @@ function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): n
   return best;
 }
 
-let wordsModule: WebAssembly.Module | null = null;
-let wordsInstance: { memory: WebAssembly.Memory; soft: (...args: number[]) => void } | null = null;
-
-/** The thread's instance of words.wat, with at least `bytes` of its memory. */
-function wordsKernel(bytes: number) {
-  if (!wordsInstance) {
-    wordsModule ??= new WebAssembly.Module(Buffer.from(WORDS_WASM, "base64"));
-    const memory = kernelMemory(2);
-    wordsInstance = { memory, soft: instantiate<{ soft: (...args: number[]) => void }>(wordsModule, memory).soft };
-  }
-  reserve(wordsInstance.memory, bytes);
-  return wordsInstance;
-}
+const wordsKernel = threadKernel<{ soft: (...args: number[]) => void }>(WORDS_WASM, 2);
 
 export class Vocabulary {
   readonly branch: number;
@@ -171,7 +159,7 @@ export class Vocabulary {
     const leafBytes = this.leaves.reduce((b, leaf) => b + leaf.length * 4, 0);
     const wordsAt = align(leavesAt + leafBytes);
     const secondAt = align(wordsAt + n * 2);
-    const { memory, soft } = wordsKernel(secondAt + n * 2);
+    const { memory, exports: { soft } } = wordsKernel(secondAt + n * 2);
     const heap = new Uint32Array(memory.buffer);
     heap.set(desc, descAt / 4);
     heap.set(this.top, topAt / 4);

@@ -1,5 +1,6 @@
-// The memories of the engine's WebAssembly kernels (hamming.wat, pixels.wat, ncc.wat). Each is shared
-// (a SharedArrayBuffer): growing it leaves the views already made valid and detaches no buffer.
+// The memories of the engine's WebAssembly kernels (hamming.wat, pixels.wat, ncc.wat, ransac.wat,
+// brief.wat, words.wat). Each is shared (a SharedArrayBuffer): growing it leaves the views already
+// made valid and detaches no buffer.
 // Detaching one, as growing an unshared memory does, makes V8 check every typed array access of the
 // thread from then on (the vocabulary's build at 5,000 pins took 8 s longer so).
 
@@ -21,4 +22,22 @@ export function reserve(memory: WebAssembly.Memory, bytes: number): void {
 /** An instance of a compiled kernel working in `memory` (imported as env.memory), its exports typed `T`. */
 export function instantiate<T>(module: WebAssembly.Module, memory: WebAssembly.Memory): T {
   return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T;
+}
+
+/**
+ * A kernel made once a thread, on first use: `get(bytes)` returns its instance (compiled from the
+ * base64 bytes, in a memory of its own of `initialPages` to start with, given `imports` beside that
+ * memory) with at least `bytes` of its memory, where each call lays its data out from the first byte.
+ */
+export function threadKernel<T>(base64: string, initialPages: number, imports: Record<string, unknown> = {}): (bytes: number) => { memory: WebAssembly.Memory; exports: T } {
+  let kernel: { memory: WebAssembly.Memory; exports: T } | null = null;
+  return (bytes) => {
+    if (!kernel) {
+      const memory = kernelMemory(initialPages);
+      const module = new WebAssembly.Module(Buffer.from(base64, "base64"));
+      kernel = { memory, exports: new WebAssembly.Instance(module, { env: { memory, ...imports } }).exports as unknown as T };
+    }
+    reserve(kernel.memory, bytes);
+    return kernel;
+  };
 }
