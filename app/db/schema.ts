@@ -161,6 +161,9 @@ export const imageFeatures = sqliteTable('image_features', {
     .references(() => images.id, { onDelete: 'cascade' }),
   engine: text('engine').notNull(),
   features: blob('features', { mode: 'buffer' }).notNull(),
+  // the reference decoded as the detail and colour checks read it (reference-pixels.server.ts), so
+  // that a photo's match does not decode JPEGs; null until made (rows of an earlier version)
+  pixels: blob('pixels', { mode: 'buffer' }),
   createdAt: createdAt(),
 });
 

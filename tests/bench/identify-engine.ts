@@ -174,12 +174,13 @@ async function indexFromDb(file: string): Promise<VisualIndex> {
   process.on("exit", () => rmSync(tmp, { recursive: true, force: true })); // a copy of a 5,000-pin database is about 900 MB
   for (const suffix of ["", "-wal", "-shm"]) if (existsSync(file + suffix)) copyFileSync(file + suffix, join(tmp, `bench.db${suffix}`));
   process.env.DATABASE_URL = `file:${join(tmp, "bench.db")}`;
-  const { loadStoredFeatures, storeBackedIndex } = await import("../../app/services/identification/index.server");
+  const { loadStoredFeatures, storeBackedIndex, storeMissingPixels } = await import("../../app/services/identification/index.server");
   const { db } = await import("../../app/db/index.server");
   const { pins } = await import("../../app/db/schema");
   for (const pin of await db().select({ id: pins.id, name: pins.name }).from(pins)) pinNames.set(pin.id, pin.name);
   const index = storeBackedIndex(worker);
   const missing = await loadStoredFeatures(index);
+  await storeMissingPixels(); // as the server's background work after the load (a database kept by an earlier version)
   console.log(`catalogue: ${index.size} images of ${pinNames.size} pins indexed as the server loads them (${missing.length} without stored features), from ${file}`);
   return index;
 }

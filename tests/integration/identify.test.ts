@@ -23,7 +23,7 @@ import {
   identifyPin,
   readIdentifyRequest,
 } from '~/services/identification/identify.server';
-import { getVisualIndex, removePinFromIndex } from '~/services/identification/index.server';
+import { getVisualIndex, removePinFromIndex, storeMissingPixels } from '~/services/identification/index.server';
 import { importCatalogue } from '~/cli/catalogue-import';
 import { getImageVariant, imageWritesSettled } from '~/services/images.server';
 import { createPin } from '~/services/pins.server';
@@ -205,6 +205,20 @@ describe('identification', () => {
     const gone = await identifyPin(null, dataUrl(await phonePhoto(art, { rotate: 5 })));
     expect(gone.pin?.id).not.toBe(created.id);
     expect((await getVisualIndex()).size).toBeGreaterThan(0);
+  });
+
+  it('decodes, in the background, the references whose features an earlier version stored without their pixels', async () => {
+    const [image] = (await db().select({ images: pins.images }).from(pins).where(eq(pins.id, knownPinId)).get())!.images;
+    const stored = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(eq(imageFeatures.imageId, image)).get();
+    expect(stored?.pixels?.length).toBeGreaterThan(1000);
+    await db().update(imageFeatures).set({ pixels: null }).where(eq(imageFeatures.imageId, image));
+    // until then, the match decodes the reference: the pin is still named
+    const before = await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: 9, size: 330 })));
+    expect(before.pin?.id).toBe(knownPinId);
+    expect(await storeMissingPixels()).toBeGreaterThanOrEqual(1);
+    const after = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(eq(imageFeatures.imageId, image)).get();
+    expect(after?.pixels).toEqual(stored?.pixels);
+    expect(await storeMissingPixels()).toBe(0);
   });
 
   it('a pin added with nothing but the phone photo that found no match is identified on the next photo', async () => {
@@ -394,8 +408,12 @@ describe('catalogue import', () => {
     expect(moose?.images).toHaveLength(2);
     const org = await db().select().from(organizations).where(eq(organizations.name, 'Import League')).all();
     expect(org).toHaveLength(1);
-    const features = await db().select({ imageId: imageFeatures.imageId }).from(imageFeatures);
-    for (const id of [...owls!.images, ...moose!.images]) expect(features.map((f) => f.imageId)).toContain(id);
+    const features = await db().select({ imageId: imageFeatures.imageId, pixels: imageFeatures.pixels }).from(imageFeatures);
+    for (const id of [...owls!.images, ...moose!.images]) {
+      expect(features.map((f) => f.imageId)).toContain(id);
+      // with the reference decoded once for the match
+      expect(features.find((f) => f.imageId === id)?.pixels?.length).toBeGreaterThan(1000);
+    }
 
     // the same name + organization updates the pin instead of adding another
     fs.writeFileSync(path.join(dir, 'cat.csv'), [header, 'Import Owls 2019,import league,Updated,,2019,,,500,img/a.jpg'].join('\n'));

@@ -15,6 +15,7 @@
 //     of a spinner or dangler that has moved is compared under its own second motion
 //  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
+import { storedGray, storedThumb } from "./reference-pixels.server";
 import { deblurGray, estimateMotionBlur } from "./blur.server";
 import { gaussianBlur } from "./pixels.server";
 import { orbPattern } from "./brief.server";
@@ -102,6 +103,13 @@ export type ReferenceLoader = (imageId: string) => Promise<Uint8Array | Buffer |
  * memory (about 16 KB per image, 75 MB at 5,000 images): the fine check reads the few it needs.
  */
 export type FeatureLoader = (imageId: string) => Promise<PinFeatures | null>;
+
+/**
+ * Reads the stored pixels of an image id (reference-pixels.server.ts): its reference and thumbnail
+ * decoded once, so that the match need not decode them. Null (or a blob that does not read) when
+ * there are none: the match decodes the JPEGs then.
+ */
+export type PixelLoader = (imageId: string) => Promise<Uint8Array | null>;
 
 interface Entry {
   imageId: string;
@@ -247,7 +255,13 @@ export class VisualIndex {
     private readonly loadFeatures?: FeatureLoader,
     /** shares the ORB, the geometry and the detail checks on the second core (detail-worker.server.ts); without it, all run here */
     private readonly detailWorker: DetailWorker | null = null,
+    private readonly loadPixels?: PixelLoader,
   ) {}
+
+  /** The stored pixels of an image, or null (none stored, or the loader failed). */
+  private async pixelsOf(e: Entry): Promise<Uint8Array | null> {
+    return this.loadPixels ? this.loadPixels(e.imageId).catch(() => null) : null;
+  }
 
   /** The full-resolution reference of an image with its stored layout (cached; concurrent callers share one load). */
   private detailOf(e: Entry): Promise<ReferenceDetail | null> {
@@ -255,17 +269,21 @@ export class VisualIndex {
     const hit = this.detailCache.get(e.imageId);
     if (hit !== undefined) return hit;
     const load = async (loader: ReferenceLoader): Promise<ReferenceDetail | null> => {
-      const [bytes, features] = await Promise.all([
-        loader(e.imageId).catch(() => null),
+      const [pixels, features] = await Promise.all([
+        this.pixelsOf(e),
         e.layout || !this.loadFeatures ? null : this.loadFeatures(e.imageId).catch(() => null),
       ]);
+      const stored = e.layout ?? (features ? featureLayout(features) : null);
+      // decoded and stored once (reference-pixels.server.ts): the same bytes as decoding it here
+      const kept = pixels && stored?.length ? storedGray(pixels, e.width, e.height) : null;
+      if (kept) return { ...makeReferenceDetail(kept, e.width, e.height, decodeLayout(stored as Uint8Array, e.width, e.height)), photo: e.photo };
+      const bytes = await loader(e.imageId).catch(() => null);
       if (!bytes) return null;
       const cv = await getCV();
       // decoded as at extraction: a pin photographed on its own background is cut out by its stored cut
       const { image: raw } = await decodeReference(cv, bytes, e.layout ? e.cut : features ? featureCut(features) : null);
       if (raw.width !== e.width || raw.height !== e.height) return null;
       const gray = toGray(raw);
-      const stored = e.layout ?? (features ? featureLayout(features) : null);
       // features of an older blob carry no layout: it is found now
       const layout = stored?.length ? decodeLayout(stored, raw.width, raw.height) : referenceLayout(cv, raw, gray);
       return { ...makeReferenceDetail(gray, raw.width, raw.height, layout), photo: e.photo };
@@ -391,6 +409,13 @@ export class VisualIndex {
   private async thumbOf(e: Entry): Promise<(RawImage & { pin: Uint8Array }) | null> {
     const c = this.thumbCache.get(e.imageId);
     if (c) return c;
+    const pixels = await this.pixelsOf(e);
+    const kept = pixels && storedThumb(pixels);
+    if (kept) {
+      const img = { ...kept, pin: pinMask(kept, BACKGROUND_STEP) };
+      this.thumbCache.set(e.imageId, img);
+      return img;
+    }
     let jpeg = e.thumb;
     if (!jpeg && this.loadFeatures) {
       const features = await this.loadFeatures(e.imageId);

@@ -4,20 +4,23 @@
  * Lifecycle
  * - at server start (`startVisualIndex`, called once migrations ran) every stored feature row of
  *   the current engine is loaded for the images the pins reference; images without features (a
- *   new engine version, a database filled by hand) are extracted in the background afterwards;
+ *   new engine version, a database filled by hand) are extracted in the background afterwards, and
+ *   the decoded pixels (reference-pixels.server.ts) of rows stored without them are made then too;
  * - pin services call `indexPinImages` / `removePinFromIndex` after their transaction commits, so
  *   a new pin is identifiable on the next photo without a restart;
  * - the catalogue import (a separate process) calls `storeImageFeatures`, so the server finds the
  *   features ready in `image_features` when it starts.
  */
 import { availableParallelism } from 'node:os';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { db } from '~/db/index.server';
 import { ensureMigrated } from '~/db/client.server';
 import { imageFeatures, pins } from '~/db/schema';
 import { getImageMaster } from '../images.server';
 import { DETAIL_WORKER_FILE, DetailWorker } from './detail-worker.server';
 import { extractFeatures, VisualIndex } from './engine.server';
+import { getCV } from './opencv.server';
+import { referencePixels } from './reference-pixels.server';
 
 /**
  * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
@@ -74,22 +77,68 @@ export async function loadStoredFeatures(index: VisualIndex, skip: (pinId: strin
   return ids.filter((id) => !found.has(id));
 }
 
-/** A visual index that reads references from the image store and thumbnails from the stored features, as the server's. */
+/**
+ * A visual index that reads references from the image store, and thumbnails and decoded pixels from
+ * the stored features, as the server's.
+ */
 export function storeBackedIndex(worker: DetailWorker | null): VisualIndex {
-  return new VisualIndex(getImageMaster, storedFeatures, worker);
+  return new VisualIndex(getImageMaster, storedFeatures, worker, storedPixels);
 }
 
-/** Extracts and stores features for one stored image; returns them (null if the image is gone). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * Extracts and stores features for one stored image, with its decoded pixels
+ * (reference-pixels.server.ts); returns the features (null if the image is gone).
+ */
 async function extractAndStore(imageId: string): Promise<Uint8Array | null> {
   const master = await getImageMaster(imageId);
   if (!master) return null;
   const features = await extractFeatures(master);
-  const bytes = Buffer.from(features.buffer, features.byteOffset, features.byteLength);
+  const pixels = asBuffer(await referencePixels(await getCV(), master, features));
+  const bytes = asBuffer(features);
   await db()
     .insert(imageFeatures)
-    .values({ imageId, engine: FEATURE_ENGINE, features: bytes })
-    .onConflictDoUpdate({ target: imageFeatures.imageId, set: { engine: FEATURE_ENGINE, features: bytes, createdAt: new Date() } });
+    .values({ imageId, engine: FEATURE_ENGINE, features: bytes, pixels })
+    .onConflictDoUpdate({ target: imageFeatures.imageId, set: { engine: FEATURE_ENGINE, features: bytes, pixels, createdAt: new Date() } });
   return features;
+}
+
+/**
+ * Makes and stores the decoded pixels of an image whose features of the current engine are stored
+ * without them (stored by an earlier version); false when there is nothing to make them from.
+ */
+async function storePixels(imageId: string): Promise<boolean> {
+  const [master, features] = await Promise.all([getImageMaster(imageId), storedFeatures(imageId)]);
+  if (!master || !features) return false;
+  const pixels = asBuffer(await referencePixels(await getCV(), master, features));
+  // only onto the features they were made from: an extraction in between wrote its own
+  const done = await db()
+    .update(imageFeatures)
+    .set({ pixels })
+    .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE), eq(imageFeatures.features, asBuffer(features))))
+    .returning({ imageId: imageFeatures.imageId });
+  return done.length > 0;
+}
+
+/** Stored decoded pixels of an image (with features of the current engine), or null. */
+async function storedPixels(imageId: string): Promise<Uint8Array | null> {
+  const row = await db()
+    .select({ pixels: imageFeatures.pixels })
+    .from(imageFeatures)
+    .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE)))
+    .get();
+  return row?.pixels ?? null;
+}
+
+/** The images the pins reference whose features of the current engine are stored without pixels. */
+async function imagesWithoutPixels(): Promise<string[]> {
+  const referenced = await referencedImages();
+  const rows = await db()
+    .select({ imageId: imageFeatures.imageId })
+    .from(imageFeatures)
+    .where(and(eq(imageFeatures.engine, FEATURE_ENGINE), isNull(imageFeatures.pixels)));
+  return rows.map((r) => r.imageId).filter((id) => referenced.has(id));
 }
 
 /** Stored features of the current engine for an image, or null. */
@@ -103,6 +152,33 @@ async function storedFeatures(imageId: string): Promise<Uint8Array | null> {
 }
 
 async function backfill(state: IndexState, missing: string[]): Promise<void> {
+  await backfillFeatures(state, missing);
+  await storeMissingPixels();
+}
+
+/**
+ * Stores the decoded pixels of the referenced images whose features were stored without them (by an
+ * earlier version): until then, the match decodes those images' JPEGs on each photo. The server does
+ * it in the background after the load; returns how many it stored.
+ */
+export async function storeMissingPixels(): Promise<number> {
+  const ids = await imagesWithoutPixels();
+  if (ids.length === 0) return 0;
+  console.log(`[identify] decoding ${ids.length} reference image(s) for the match in the background`);
+  let done = 0;
+  for (const imageId of ids) {
+    try {
+      if (await storePixels(imageId)) done++;
+    } catch (error) {
+      console.error(`[identify] decoding reference image ${imageId} failed`, error);
+    }
+    await new Promise((resolve) => setImmediate(resolve)); // let requests run between images
+  }
+  console.log(`[identify] background decoding finished (${done} image(s))`);
+  return done;
+}
+
+async function backfillFeatures(state: IndexState, missing: string[]): Promise<void> {
   if (missing.length === 0) return;
   console.log(`[identify] extracting features for ${missing.length} reference image(s) in the background`);
   const byImage = await referencedImages();
@@ -206,13 +282,17 @@ export function resetVisualIndex(): void {
 }
 
 /**
- * Extracts and stores features for images that have none for the current engine (no memory
- * index involved). The catalogue import uses it so a server started afterwards loads them at once.
+ * Extracts and stores features (and decoded pixels) for images that have none for the current
+ * engine, and the pixels of those stored without them (no memory index involved). The catalogue
+ * import uses it so a server started afterwards loads them at once. Returns how many were extracted.
  */
 export async function storeImageFeatures(imageIds: string[], opts: { force?: boolean } = {}): Promise<number> {
   let extracted = 0;
   for (const imageId of new Set(imageIds)) {
-    if (!opts.force && (await storedFeatures(imageId))) continue;
+    if (!opts.force && (await storedFeatures(imageId))) {
+      if (!(await storedPixels(imageId))) await storePixels(imageId);
+      continue;
+    }
     if (await extractAndStore(imageId)) extracted++;
   }
   return extracted;

@@ -1,0 +1,115 @@
+// A reference's pixels as a photo's match reads them, decoded once and stored beside its features
+// (`image_features.pixels`).
+//
+// The match compares the photo with its strongest candidates' colour thumbnails (THUMB_SIDE, stored
+// as a JPEG in the features) and checks the strongest one in detail on its full-resolution grayscale
+// reference (REF_SIDE, decoded from the stored image with its cut). Decoding those JPEGs on every
+// photo took libvips little CPU (about 9 ms for a reference, a few for a thumbnail) but several hops
+// through the thread pool, each answered only when the main thread was between two pieces of its
+// own work: on the public set the reference reached the detail check about 22 ms after it was asked
+// for, and the colour comparison waited about 16 ms for the thumbnails. Read from here they are ready
+// at once (inflating both takes about 1.5 ms).
+//
+// The bytes are exactly those of the decoding path (`referencePixels` runs it), so answers do not
+// change. Each image is stored with its rows differenced from the row above and deflated (node:zlib):
+// about 68 KB for the grayscale and 63 KB for the thumbnail of a public-set reference, against 233
+// and 174 KB raw. A blob that does not read, or whose size is not the reference's, is ignored: the
+// match decodes the JPEGs as before.
+import { deflateSync, inflateSync } from "node:zlib";
+import { decodeReference, decodeRGB, featureCut, featureThumbnail, THUMB_SIDE, toGray, type RawImage } from "./features.server";
+import type { CV } from "./opencv.server";
+
+const MAGIC = 0x31585052; // "RPX1"
+const HEADER = 7 * 4; // magic, width, height, gray's deflated length, thumbnail's width, height, deflated length
+
+/** A grayscale image, one byte per pixel. */
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Each row minus the row above it (bytes, wrapping); the first row as it is. */
+function differenced(data: Uint8Array, stride: number): Uint8Array {
+  const out = new Uint8Array(data.length);
+  out.set(data.subarray(0, stride));
+  for (let i = stride; i < data.length; i++) out[i] = data[i] - data[i - stride];
+  return out;
+}
+
+/** Undoes `differenced` in place. */
+function summed(data: Uint8Array, stride: number): Uint8Array {
+  for (let i = stride; i < data.length; i++) data[i] += data[i - stride];
+  return data;
+}
+
+/** The stored form of a reference's grayscale and (when it has one) its decoded thumbnail. */
+export function encodePixels(gray: GrayImage, thumb: RawImage | null): Uint8Array {
+  const g = deflateSync(differenced(gray.data, gray.width));
+  const t = thumb ? deflateSync(differenced(thumb.data, thumb.width * 3)) : new Uint8Array(0);
+  const out = new Uint8Array(HEADER + g.length + t.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, MAGIC, true);
+  dv.setUint32(4, gray.width, true);
+  dv.setUint32(8, gray.height, true);
+  dv.setUint32(12, g.length, true);
+  dv.setUint32(16, thumb?.width ?? 0, true);
+  dv.setUint32(20, thumb?.height ?? 0, true);
+  dv.setUint32(24, t.length, true);
+  out.set(g, HEADER);
+  out.set(t, HEADER + g.length);
+  return out;
+}
+
+function header(blob: Uint8Array) {
+  if (blob.byteLength < HEADER) return null;
+  const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  if (dv.getUint32(0, true) !== MAGIC) return null;
+  const h = {
+    width: dv.getUint32(4, true),
+    height: dv.getUint32(8, true),
+    grayLength: dv.getUint32(12, true),
+    thumbWidth: dv.getUint32(16, true),
+    thumbHeight: dv.getUint32(20, true),
+    thumbLength: dv.getUint32(24, true),
+  };
+  return HEADER + h.grayLength + h.thumbLength === blob.byteLength ? h : null;
+}
+
+/** Inflates `bytes` to exactly `size` bytes, or null. */
+function inflated(bytes: Uint8Array, size: number): Uint8Array | null {
+  try {
+    const out = inflateSync(bytes, { maxOutputLength: size + 1 });
+    return out.length === size ? new Uint8Array(out.buffer, out.byteOffset, out.length) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored grayscale reference, or null when the blob does not read or is not `width` x `height`. */
+export function storedGray(blob: Uint8Array, width: number, height: number): Uint8Array | null {
+  const h = header(blob);
+  if (!h || h.width !== width || h.height !== height || width === 0 || height === 0) return null;
+  const data = inflated(blob.subarray(HEADER, HEADER + h.grayLength), width * height);
+  return data && summed(data, width);
+}
+
+/** The stored decoded thumbnail, or null when the blob has none or does not read. */
+export function storedThumb(blob: Uint8Array): RawImage | null {
+  const h = header(blob);
+  if (!h || h.thumbWidth === 0 || h.thumbHeight === 0) return null;
+  const at = HEADER + h.grayLength;
+  const data = inflated(blob.subarray(at, at + h.thumbLength), h.thumbWidth * h.thumbHeight * 3);
+  return data && { data: summed(data, h.thumbWidth * 3), width: h.thumbWidth, height: h.thumbHeight };
+}
+
+/**
+ * Decodes a stored image's reference and its features' thumbnail as the match would (the reference
+ * with the cut its features carry, the thumbnail at THUMB_SIDE) and returns their stored form.
+ */
+export async function referencePixels(cv: CV, image: Buffer | Uint8Array, features: Uint8Array): Promise<Uint8Array> {
+  const { image: raw } = await decodeReference(cv, image, featureCut(features));
+  const jpeg = featureThumbnail(features);
+  const thumb = jpeg.length > 0 ? await decodeRGB(jpeg, THUMB_SIDE) : null;
+  return encodePixels({ data: toGray(raw), width: raw.width, height: raw.height }, thumb);
+}

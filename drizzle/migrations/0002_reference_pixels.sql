@@ -1,0 +1,1 @@
+ALTER TABLE `image_features` ADD `pixels` blob;

@@ -1,0 +1,103 @@
+/**
+ * A reference's pixels, decoded once and stored beside its features, so that a photo's match reads
+ * them instead of decoding the reference's JPEGs. A collector must get the same answer as when the
+ * JPEGs are decoded, and an answer still when the stored pixels are missing or damaged.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
+import { decodeReference, decodeRGB, featureCut, featureThumbnail, THUMB_SIDE, toGray } from '~/services/identification/features.server';
+import { getCV } from '~/services/identification/opencv.server';
+import { encodePixels, referencePixels, storedGray, storedThumb } from '~/services/identification/reference-pixels.server';
+import { phonePhoto, pinArtwork } from '../support/identify';
+
+const refs = new Map<string, Buffer>();
+const features = new Map<string, Uint8Array>();
+const pixels = new Map<string, Uint8Array>();
+let reads: string[] = [];
+const load = async (imageId: string) => {
+  reads.push(imageId);
+  return refs.get(imageId) ?? null;
+};
+
+async function addPin(pinId: string, picture: Buffer) {
+  refs.set(pinId, picture);
+  const f = await extractFeatures(picture);
+  features.set(pinId, f);
+  pixels.set(pinId, await referencePixels(await getCV(), picture, f));
+}
+
+beforeAll(async () => {
+  await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
+  for (const seed of [32, 33]) await addPin(`pin-${seed}`, await pinArtwork(seed));
+  // look-alikes: the answer rests on the detail check of each
+  for (const year of [2017, 2018]) await addPin(`owls-${year}`, await pinArtwork(36, 'OWLS', year, { yearSize: 18 }));
+  // a pin added from a phone photo: its reference is cut out of the photo
+  await addPin('hawks-photo', await phonePhoto(await pinArtwork(52, 'HAWKS', 2020), { rotate: 15, size: 220, cutOut: true }));
+}, 120_000);
+
+describe('stored reference pixels', () => {
+  it('are byte for byte the reference and the thumbnail that the match decodes, also for a pin cut out of a photo', async () => {
+    const cv = await getCV();
+    expect(featureCut(features.get('hawks-photo') as Uint8Array)?.length).toBeGreaterThan(0);
+    for (const [id, blob] of pixels) {
+      const f = features.get(id) as Uint8Array;
+      const { image } = await decodeReference(cv, refs.get(id) as Buffer, featureCut(f));
+      expect(storedGray(blob, image.width, image.height), id).toEqual(toGray(image));
+      const thumb = await decodeRGB(featureThumbnail(f), THUMB_SIDE);
+      expect(storedThumb(blob), id).toEqual(thumb);
+      // deflated with their rows differenced: well under the raw size
+      expect(blob.length, id).toBeLessThan((image.width * image.height + thumb.data.length) / 2);
+    }
+  });
+
+  it('are refused when damaged, cut short or of another size, and a blob without a thumbnail has none', () => {
+    const blob = pixels.get('eagles') as Uint8Array;
+    const gray = new Uint8Array(512 * 512).map((_, i) => (i * 7) % 251);
+    const own = encodePixels({ data: gray, width: 512, height: 512 }, null);
+    expect(storedGray(own, 512, 512)).toEqual(gray);
+    expect(storedThumb(own)).toBeNull();
+    expect(storedGray(own, 511, 512)).toBeNull();
+    expect(storedGray(blob.subarray(0, blob.length - 1), 512, 512)).toBeNull();
+    const damaged = blob.slice();
+    damaged[40] ^= 0xff;
+    damaged[41] ^= 0xff;
+    expect(storedGray(damaged, 512, 512)).toBeNull();
+    const notOurs = blob.slice();
+    notOurs[0] = 0;
+    expect(storedGray(notOurs, 512, 512)).toBeNull();
+    expect(storedThumb(notOurs)).toBeNull();
+  });
+
+  it('give a match the same answers as decoding the JPEGs, without reading the reference images', async () => {
+    const decoding = new VisualIndex(load);
+    const stored = new VisualIndex(load, undefined, null, async (id) => pixels.get(id) ?? null);
+    const damaged = new VisualIndex(load, undefined, null, async () => new Uint8Array(64));
+    for (const index of [decoding, stored, damaged]) for (const [id, f] of features) index.add({ imageId: id, pinId: id, features: f });
+    const photos = [
+      { name: 'the pin, rotated and scaled', photo: await phonePhoto(await pinArtwork(31, 'EAGLES', 2019), { rotate: 14, size: 340 }) },
+      { name: 'another team name', photo: await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: 14, size: 340 }) },
+      { name: 'a year of two look-alikes', photo: await phonePhoto(await pinArtwork(36, 'OWLS', 2018, { yearSize: 18 }), { rotate: 14, size: 340 }) },
+      { name: 'the pin added from a photo', photo: await phonePhoto(await pinArtwork(52, 'HAWKS', 2020), { rotate: -10, size: 300 }) },
+    ];
+    const answer = (r: Awaited<ReturnType<VisualIndex['match']>>) => ({ best: r.best, candidates: r.candidates, reason: r.reason });
+    const readBy = { decoding: 0, stored: 0, damaged: 0 };
+    for (const { name, photo } of photos) {
+      reads = [];
+      const expected = answer(await decoding.match(photo));
+      readBy.decoding += reads.length;
+      reads = [];
+      expect(answer(await stored.match(photo)), name).toEqual(expected);
+      readBy.stored += reads.length;
+      reads = [];
+      expect(answer(await damaged.match(photo)), `${name}, damaged pixels`).toEqual(expected);
+      readBy.damaged += reads.length;
+    }
+    // the detail checks read references; with their pixels stored, none is read (nor decoded), and
+    // pixels that do not read are decoded from the reference images as before
+    expect(readBy.decoding).toBeGreaterThan(0);
+    expect(readBy.stored).toBe(0);
+    expect(readBy.damaged).toBe(readBy.decoding);
+    expect((await stored.match(photos[0].photo)).best?.pinId).toBe('eagles');
+    expect((await stored.match(photos[2].photo)).best?.pinId).toBe('owls-2018');
+  }, 120_000);
+});
