@@ -45,6 +45,7 @@ import {
   pinMask,
   referenceLayout,
   runDetail,
+  type DetailOutcome,
   type DetailResult,
   type LetterDuel,
   type ReferenceDetail,
@@ -602,19 +603,69 @@ export class VisualIndex {
     const quick = order.map((k) => countedQuick[k]);
     if (Math.max(0, ...quick) < DEEPEN_BELOW) await this.matchStrongest(qDesc, orb.points, shortlist, points, quick, countQuick, ranked.slice(0, MOST_VOTED_EXHAUSTIVE));
     const bestQuick = Math.max(0, ...quick);
-    // the full-resolution reference of the likely strongest candidate is read and decoded (by sharp, off
-    // the main thread) while the homographies are fitted, ready for its detail check
+    // the full-resolution reference of the likely strongest candidate is read (stored decoded, or decoded
+    // by sharp off the main thread) while the homographies are fitted, ready for its detail check
     const likely = quick.indexOf(bestQuick);
     if (likely >= 0 && bestQuick >= CONFIRM_MIN_INLIERS) {
       void this.detailOf(shortlist[likely].e);
       await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
     }
+
+    // full-resolution detail checks, each started once (on the second core, or here), kept with the photo
+    // warped onto the reference for the letter comparison of look-alikes
+    const warps = new Map<Verified, Checked>();
+    const checks = new Map<Verified, Promise<DetailResult | undefined>>();
+    /** A detail check of reference `e` under homography H, with `ref` once read; in the worker when given one. */
+    const runCheck = async (e: Entry, H: number[], pairs: number[], worker: DetailWorker | null, ref: ReferenceDetail | null = null) => {
+      ref ??= await this.detailOf(e);
+      if (!ref) return null;
+      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
+      // out may agree on a second motion; tiles that do not match under the first get a second chance
+      const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref };
+      const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
+      return { outcome, ref };
+    };
+    const keep = (v: Verified, checked: Promise<{ outcome: DetailOutcome; ref: ReferenceDetail } | null>) =>
+      checked.then((c) => {
+        if (!c) return undefined;
+        warps.set(v, { warped: c.outcome.warped, valid: c.outcome.valid, ref: c.ref, d: c.outcome.d });
+        return c.outcome.d;
+      });
+    // a check started before its candidate was verified (below), taken up when that candidate is checked
+    const started = new Map<Verified, Promise<{ outcome: DetailOutcome; ref: ReferenceDetail } | null>>();
+    const detailFor = (v: Verified, inWorker = false): Promise<DetailResult | undefined> => {
+      let p = checks.get(v);
+      if (!p) {
+        const run = started.get(v) ?? (v.H ? runCheck(v.e, v.H, v.pairs, inWorker ? this.detailWorker : null) : null);
+        checks.set(v, (p = run ? keep(v, run) : Promise.resolve(undefined)));
+      }
+      return p;
+    };
+
     const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
-    const fitted = await this.shared(
-      toFit.map((rank) => points[rank]),
-      (p) => fitPinHomography(cv, p),
-      (worker, items) => worker.fitPins(items),
-    );
+    // With the worker, the likely strongest candidate's homography is fitted first and its detail check
+    // (about 33 ms there) sent to the worker at once, with its reference when already read: it is usually
+    // the strongest candidate, and otherwise the check is kept for when that candidate is checked. The
+    // other homographies are then fitted here (a few ms), so that the worker is free for it. Without
+    // the worker, or when the likely candidate's fit fails, the homographies are shared as before.
+    let early: Promise<{ outcome: DetailOutcome; ref: ReferenceDetail } | null> | null = null;
+    let fitted: PinFit[];
+    const worker = this.detailWorker;
+    const likelyFit = worker && toFit.includes(likely) ? fitPinHomography(cv, points[likely]) : null;
+    if (worker && likelyFit?.H) {
+      const e = shortlist[likely].e;
+      const immediate = new Promise<null>((resolve) => setImmediate(() => resolve(null)));
+      const ref = await Promise.race([this.detailOf(e), immediate]); // read already, or null: it is awaited in the check
+      early = runCheck(e, likelyFit.H, shortlist[likely].arr, worker, ref);
+      early.catch(() => undefined); // when it is not taken up; a failure surfaces where it is awaited
+      fitted = toFit.map((rank) => (rank === likely ? likelyFit : fitPinHomography(cv, points[rank])));
+    } else {
+      fitted = await this.shared(
+        toFit.map((rank) => points[rank]),
+        (p) => (p === points[likely] && likelyFit ? likelyFit : fitPinHomography(cv, p)),
+        (w, items) => w.fitPins(items),
+      );
+    }
     const fitOf = new Map(toFit.map((rank, j) => [rank, fitted[j]]));
     const verified: Verified[] = [];
     shortlist.forEach((s, rank) => {
@@ -622,31 +673,12 @@ export class VisualIndex {
       const v = fit
         ? verifyPairs(fit, s.arr, s.e, img.width, img.height)
         : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
-      verified.push({ e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr });
+      const one: Verified = { e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr };
+      if (rank === likely && early) started.set(one, early);
+      verified.push(one);
     });
     verified.sort((a, b) => b.inliers - a.inliers);
     lap("verify");
-
-    // full-resolution detail checks, each started once (on the second core, or here), kept with the photo
-    // warped onto the reference for the letter comparison of look-alikes
-    const warps = new Map<Verified, Checked>();
-    const checks = new Map<Verified, Promise<DetailResult | undefined>>();
-    const check = async (v: Verified, inWorker: boolean): Promise<DetailResult | undefined> => {
-      const ref = v.H ? await this.detailOf(v.e) : null;
-      if (!v.H || !ref) return undefined;
-      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
-      // out may agree on a second motion; tiles that do not match under the first get a second chance
-      const task = { gray, width: img.width, height: img.height, H: v.H, leftover: leftoverPairs(v.pairs, orb.points, v.e.points, v.H), ref };
-      const worker = inWorker ? this.detailWorker : null;
-      const outcome = (worker && (await worker.run(v.e.imageId, task).catch(() => null))) || runDetail(cv, task);
-      warps.set(v, { warped: outcome.warped, valid: outcome.valid, ref, d: outcome.d });
-      return outcome.d;
-    };
-    const detailFor = (v: Verified, inWorker = false): Promise<DetailResult | undefined> => {
-      let p = checks.get(v);
-      if (!p) checks.set(v, (p = check(v, inWorker)));
-      return p;
-    };
 
     // fine comparison for the strongest geometric candidates
     const bestInl = verified[0]?.inliers ?? 0;
