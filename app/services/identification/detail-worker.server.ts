@@ -3,12 +3,15 @@
 // OpenCV:
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
 //    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
-//  - the shortlist's geometry: every other candidate's inliers are counted, and every other
-//    homography fitted, in the worker (`quickInliers`, `fitPinHomography`), and every other
-//    reference cut out of a photo matched exhaustively with the photo's descriptors (`ratioMatches`);
-//  - the strongest candidate's full-resolution detail check (about 17 ms), which does not depend on
-//    the colour comparison that runs before it (about 32 ms): it is started in the worker while the
-//    colours are compared; look-alikes read letter by letter are likewise checked two at a time;
+//  - the shortlist's geometry: every other candidate's inliers are counted in the worker
+//    (`quickInliers`), and every other reference cut out of a photo matched exhaustively with the
+//    photo's descriptors (`ratioMatches`); the homographies are fitted there too, every other one
+//    (`fitPinHomography`), when the detail check below could not be sent early;
+//  - the strongest candidate's full-resolution detail check (about 33 ms there), which does not
+//    depend on the colour comparison that runs before it (about 24 ms): the likely strongest
+//    candidate's is sent as soon as its homography is fitted, and runs while the other homographies
+//    are fitted and the colours compared; look-alikes read letter by letter are likewise checked
+//    two at a time;
 //  - aligning the references of the candidates that duel, pair by pair (`referencePairHomography`,
 //    about 5 ms a pair, cached once done): the worker takes pairs from one end of the list while
 //    the main thread takes them from the other.

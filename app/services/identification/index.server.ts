@@ -87,6 +87,9 @@ export function storeBackedIndex(worker: DetailWorker | null): VisualIndex {
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** The row of an image's features, when they are of the current engine. */
+const currentRow = (imageId: string) => and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE));
+
 /**
  * Extracts and stores features for one stored image, with its decoded pixels
  * (reference-pixels.server.ts); returns the features (null if the image is gone).
@@ -116,18 +119,14 @@ async function storePixels(imageId: string): Promise<boolean> {
   const done = await db()
     .update(imageFeatures)
     .set({ pixels })
-    .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE), eq(imageFeatures.features, asBuffer(features))))
+    .where(and(currentRow(imageId), eq(imageFeatures.features, asBuffer(features))))
     .returning({ imageId: imageFeatures.imageId });
   return done.length > 0;
 }
 
 /** Stored decoded pixels of an image (with features of the current engine), or null. */
 async function storedPixels(imageId: string): Promise<Uint8Array | null> {
-  const row = await db()
-    .select({ pixels: imageFeatures.pixels })
-    .from(imageFeatures)
-    .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE)))
-    .get();
+  const row = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(currentRow(imageId)).get();
   return row?.pixels ?? null;
 }
 
@@ -143,11 +142,7 @@ async function imagesWithoutPixels(): Promise<string[]> {
 
 /** Stored features of the current engine for an image, or null. */
 async function storedFeatures(imageId: string): Promise<Uint8Array | null> {
-  const row = await db()
-    .select({ features: imageFeatures.features })
-    .from(imageFeatures)
-    .where(and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE)))
-    .get();
+  const row = await db().select({ features: imageFeatures.features }).from(imageFeatures).where(currentRow(imageId)).get();
   return row ? row.features : null;
 }
 
