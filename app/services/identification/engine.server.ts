@@ -277,7 +277,7 @@ export class VisualIndex {
       const stored = e.layout ?? (features ? featureLayout(features) : null);
       // decoded and stored once (reference-pixels.server.ts): the same bytes as decoding it here
       const kept = pixels && stored?.length ? storedGray(pixels, e.width, e.height) : null;
-      if (kept) return { ...makeReferenceDetail(kept, e.width, e.height, decodeLayout(stored as Uint8Array, e.width, e.height)), photo: e.photo };
+      if (kept && stored) return { ...makeReferenceDetail(kept, e.width, e.height, decodeLayout(stored, e.width, e.height)), photo: e.photo };
       const bytes = await loader(e.imageId).catch(() => null);
       if (!bytes) return null;
       const cv = await getCV();

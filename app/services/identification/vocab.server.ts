@@ -95,7 +95,11 @@ function nearest(cent: Uint32Array, k: number, data: Uint32Array, di: number): n
   return best;
 }
 
-const wordsKernel = threadKernel<{ soft: (...args: number[]) => void }>(WORDS_WASM, 2);
+interface WordsExports {
+  soft(desc: number, n: number, top: number, topK: number, leafAt: number, leafK: number, branch: number, slack: number, words: number, second: number): void;
+}
+
+const wordsKernel = threadKernel<WordsExports>(WORDS_WASM, 2);
 
 export class Vocabulary {
   readonly branch: number;
