@@ -12,6 +12,7 @@ import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./features.server";
 import { frameInsidePhoto, secondaryMotion, type Correspondences } from "./geometry.server";
+import { warpPerspective } from "./warp.server";
 
 /** A grayscale image with its blurred copies (index into BLUR_SIGMAS), made lazily. */
 interface Gray {
@@ -353,38 +354,18 @@ function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceD
 /**
  * Warps the photo (grayscale, as decoded for matching) into the reference frame with H (photo -> reference),
  * and marks where it covers the frame (255): all of it when the whole frame comes from inside the photo.
+ * (OpenCV's warpPerspective, byte for byte: warp.server.ts.)
  */
 export function warpToReference(
-  cv: CV,
   qGray: Uint8Array,
   qW: number,
   qH: number,
   H: number[],
   ref: ReferenceDetail,
 ): { warped: Uint8Array; valid: Uint8Array } {
-  const src = new cv.Mat(qH, qW, cv.CV_8UC1);
-  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, H);
-  const out = new cv.Mat();
-  try {
-    src.data.set(qGray);
-    const size = new cv.Size(ref.width, ref.height);
-    cv.warpPerspective(src, out, Hm, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    const warped = new Uint8Array(out.data);
-    if (frameInsidePhoto(H, ref.width, ref.height, qW, qH)) return { warped, valid: new Uint8Array(ref.width * ref.height).fill(255) };
-    const ones = new cv.Mat(qH, qW, cv.CV_8UC1, new cv.Scalar(255));
-    const valid = new cv.Mat();
-    try {
-      cv.warpPerspective(ones, valid, Hm, size, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
-      return { warped, valid: new Uint8Array(valid.data) };
-    } finally {
-      ones.delete();
-      valid.delete();
-    }
-  } finally {
-    src.delete();
-    Hm.delete();
-    out.delete();
-  }
+  const inside = frameInsidePhoto(H, ref.width, ref.height, qW, qH);
+  const { pixels, nearest } = warpPerspective({ data: qGray, width: qW, height: qH, channels: 1 }, H, ref.width, ref.height, inside ? undefined : "cover");
+  return { warped: pixels, valid: nearest ?? new Uint8Array(ref.width * ref.height).fill(255) };
 }
 
 /**
@@ -412,9 +393,9 @@ export interface DetailOutcome {
 
 /** Warps the photo onto the reference (and under a moving part's own motion) and checks it in detail. */
 export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
-  const w = flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, t.H, t.ref), t.ref);
+  const w = flattenGlitter(warpToReference(t.gray, t.width, t.height, t.H, t.ref), t.ref);
   const second = secondaryMotion(cv, t.leftover, t.H);
-  const alt = second ? { ...flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
+  const alt = second ? { ...flattenGlitter(warpToReference(t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
   return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt) };
 }
 

@@ -52,6 +52,7 @@ import {
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
 import { fitPinHomography, frameInsidePhoto, invert3, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
+import { warpPerspective } from "./warp.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -691,28 +692,20 @@ export class VisualIndex {
       if (this.detailWorker) detailFor(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
       else void this.detailOf(fine[0].e); // its full-resolution reference, read while the colours are compared
       for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
-      const qMat = new cv.Mat(img.height, img.width, cv.CV_8UC3);
-      qMat.data.set(img.data);
-      const ones = new cv.Mat(img.height, img.width, cv.CV_8UC1, new cv.Scalar(255)); // photo area, to warp
-      try {
-        for (const [k, v] of fine.entries()) {
-          // between comparisons the event loop runs, so that the strongest candidate's reference, once
-          // decoded, is handed to the worker at once rather than after the last comparison
-          if (this.detailWorker && k > 0) await new Promise((resolve) => setImmediate(resolve));
-          const thumb = await thumbs[k];
-          if (!thumb) continue;
-          const r = compareAligned(cv, qMat, ones, v.H as number[], v.e, thumb);
-          if (!r) continue;
-          v.al = r;
-          v.resid = r.resid;
-          v.tileP90 = r.tileP90;
-          v.tileMax = r.tileMax;
-          v.localMax = r.localMax;
-          v.residTrim = r.residTrim;
-        }
-      } finally {
-        qMat.delete();
-        ones.delete();
+      for (const [k, v] of fine.entries()) {
+        // between comparisons the event loop runs, so that the strongest candidate's reference, once
+        // decoded, is handed to the worker at once rather than after the last comparison
+        if (this.detailWorker && k > 0) await new Promise((resolve) => setImmediate(resolve));
+        const thumb = await thumbs[k];
+        if (!thumb) continue;
+        const r = compareAligned(cv, img, v.H as number[], v.e, thumb);
+        if (!r) continue;
+        v.al = r;
+        v.resid = r.resid;
+        v.tileP90 = r.tileP90;
+        v.tileMax = r.tileMax;
+        v.localMax = r.localMax;
+        v.residTrim = r.residTrim;
       }
     }
     lap("colour");
@@ -1277,8 +1270,7 @@ function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]
 
 function compareAligned(
   cv: CV,
-  qMat: InstanceType<CV["Mat"]>,
-  ones: InstanceType<CV["Mat"]>, // 255 over the photo: warped alongside it, marks the pixels the photo covers
+  photo: RawImage,
   H: number[],
   e: Entry,
   thumb: RawImage & { pin: Uint8Array },
@@ -1286,121 +1278,111 @@ function compareAligned(
   const W = thumb.width, Hh = thumb.height;
   const s = W / e.width;
   const M = [H[0] * s, H[1] * s, H[2] * s, H[3] * s, H[4] * s, H[5] * s, H[6], H[7], H[8]];
-  const Mm = cv.matFromArray(3, 3, cv.CV_64FC1, M);
-  const warped = new cv.Mat();
-  const valid = new cv.Mat();
-  const dsize = new cv.Size(W, Hh);
-  try {
-    cv.warpPerspective(qMat, warped, Mm, dsize, cv.INTER_AREA, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
-    // where the photo covers the thumbnail (all of it when the whole frame comes from inside the photo)
-    const inside = frameInsidePhoto(M, W, Hh, qMat.cols, qMat.rows);
-    if (!inside) cv.warpPerspective(ones, valid, Mm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
-    const soften = { channels: 3, size: 5, border: "reflect101" } as const;
-    const n = W * Hh;
-    const qd = gaussianBlur(cv, warped.data, W, Hh, 1.2, soften), rd = gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften);
-    const vm = inside ? null : valid.data, hm = thumb.pin;
-    const mask = new Uint8Array(n);
-    let cnt = 0;
-    for (let i = 0; i < n; i++) if (hm[i] && (!vm || vm[i] === 255)) { mask[i] = 1; cnt++; }
-    if (cnt < 200) return null;
-    const { a, b } = fitGains(qd, rd, mask);
-    // one pass over the pin: global residual, its histogram (trimmed mean), and per 8x8 tile the residual
-    // and the sums of a tile's own gain/offset fit; a second pass applies the tile fits
-    const G = 8, T = G * G;
-    const tileX = new Int32Array(W);
-    for (let x = 0; x < W; x++) tileX[x] = Math.min(G - 1, Math.floor((x / W) * G));
-    const tileCnt = new Int32Array(T), tileSum = new Float64Array(T);
-    const tileStats = new Float64Array(T * 12); // per tile and channel: sum r, sum q, sum r*r, sum r*q
-    const hist = new Int32Array(256);
-    let tot = 0;
-    // (the channels written out, the gains in locals: the same sums in the same order)
-    const [a0, a1, a2] = a, [b0, b1, b2] = b;
-    for (let y = 0; y < Hh; y++) {
-      const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
-      for (let x = 0, i = y * W; x < W; x++, i++) {
-        if (!mask[i]) continue;
-        const t = ty * G + tileX[x];
-        const j = i * 3;
-        const rv0 = rd[j], rv1 = rd[j + 1], rv2 = rd[j + 2], qv0 = qd[j], qv1 = qd[j + 1], qv2 = qd[j + 2];
-        let r = Math.abs(qv0 - (a0 * rv0 + b0));
-        r += Math.abs(qv1 - (a1 * rv1 + b1));
-        r += Math.abs(qv2 - (a2 * rv2 + b2));
-        const o = t * 12;
-        tileStats[o] += rv0;
-        tileStats[o + 1] += qv0;
-        tileStats[o + 2] += rv0 * rv0;
-        tileStats[o + 3] += rv0 * qv0;
-        tileStats[o + 4] += rv1;
-        tileStats[o + 5] += qv1;
-        tileStats[o + 6] += rv1 * rv1;
-        tileStats[o + 7] += rv1 * qv1;
-        tileStats[o + 8] += rv2;
-        tileStats[o + 9] += qv2;
-        tileStats[o + 10] += rv2 * rv2;
-        tileStats[o + 11] += rv2 * qv2;
-        hist[Math.min(255, Math.round(r / 3))]++;
-        r /= 3;
-        tot += r;
-        tileSum[t] += r;
-        tileCnt[t]++;
-      }
+  // the photo warped onto the thumbnail, and where it covers it (all of it when the whole frame comes
+  // from inside the photo): OpenCV's bilinear warp, byte for byte (warp.server.ts)
+  const inside = frameInsidePhoto(M, W, Hh, photo.width, photo.height);
+  const warped = warpPerspective({ data: photo.data, width: photo.width, height: photo.height, channels: 3 }, M, W, Hh, inside ? undefined : "cover");
+  // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
+  const soften = { channels: 3, size: 5, border: "reflect101" } as const;
+  const n = W * Hh;
+  const qd = gaussianBlur(cv, warped.pixels, W, Hh, 1.2, soften), rd = gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften);
+  const vm = warped.nearest, hm = thumb.pin;
+  const mask = new Uint8Array(n);
+  let cnt = 0;
+  for (let i = 0; i < n; i++) if (hm[i] && (!vm || vm[i] === 255)) { mask[i] = 1; cnt++; }
+  if (cnt < 200) return null;
+  const { a, b } = fitGains(qd, rd, mask);
+  // one pass over the pin: global residual, its histogram (trimmed mean), and per 8x8 tile the residual
+  // and the sums of a tile's own gain/offset fit; a second pass applies the tile fits
+  const G = 8, T = G * G;
+  const tileX = new Int32Array(W);
+  for (let x = 0; x < W; x++) tileX[x] = Math.min(G - 1, Math.floor((x / W) * G));
+  const tileCnt = new Int32Array(T), tileSum = new Float64Array(T);
+  const tileStats = new Float64Array(T * 12); // per tile and channel: sum r, sum q, sum r*r, sum r*q
+  const hist = new Int32Array(256);
+  let tot = 0;
+  // (the channels written out, the gains in locals: the same sums in the same order)
+  const [a0, a1, a2] = a, [b0, b1, b2] = b;
+  for (let y = 0; y < Hh; y++) {
+    const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
+    for (let x = 0, i = y * W; x < W; x++, i++) {
+      if (!mask[i]) continue;
+      const t = ty * G + tileX[x];
+      const j = i * 3;
+      const rv0 = rd[j], rv1 = rd[j + 1], rv2 = rd[j + 2], qv0 = qd[j], qv1 = qd[j + 1], qv2 = qd[j + 2];
+      let r = Math.abs(qv0 - (a0 * rv0 + b0));
+      r += Math.abs(qv1 - (a1 * rv1 + b1));
+      r += Math.abs(qv2 - (a2 * rv2 + b2));
+      const o = t * 12;
+      tileStats[o] += rv0;
+      tileStats[o + 1] += qv0;
+      tileStats[o + 2] += rv0 * rv0;
+      tileStats[o + 3] += rv0 * qv0;
+      tileStats[o + 4] += rv1;
+      tileStats[o + 5] += qv1;
+      tileStats[o + 6] += rv1 * rv1;
+      tileStats[o + 7] += rv1 * qv1;
+      tileStats[o + 8] += rv2;
+      tileStats[o + 9] += qv2;
+      tileStats[o + 10] += rv2 * rv2;
+      tileStats[o + 11] += rv2 * qv2;
+      hist[Math.min(255, Math.round(r / 3))]++;
+      r /= 3;
+      tot += r;
+      tileSum[t] += r;
+      tileCnt[t]++;
     }
-    // trimmed residual: mean of the best 75% of pixels (glare and dangling parts affect a minority)
-    let keep = Math.floor(cnt * 0.75), sumT = 0, nT = 0;
-    for (let v = 0; v < 256 && keep > 0; v++) {
-      const take = Math.min(keep, hist[v]);
-      sumT += take * v;
-      nT += take;
-      keep -= take;
-    }
-    const residTrim = nT ? sumT / nT : 99;
-    const tiles: number[] = [];
-    const tileGain = new Float64Array(T * 6); // per tile: a0..a2, b0..b2 of its own fit
-    for (let t = 0; t < T; t++) {
-      if (tileCnt[t] < 300) continue;
-      tiles.push(tileSum[t] / tileCnt[t]);
-      for (let c = 0; c < 3; c++) {
-        const o = t * 12 + c * 4, n = tileCnt[t];
-        const mr = tileStats[o] / n, mq = tileStats[o + 1] / n;
-        const vr = tileStats[o + 2] / n - mr * mr;
-        const cov = tileStats[o + 3] / n - mr * mq;
-        const ga = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1; // as fitGains
-        tileGain[t * 6 + c] = ga;
-        tileGain[t * 6 + 3 + c] = mq - ga * mr;
-      }
-    }
-    const localSum = new Float64Array(T);
-    for (let y = 0; y < Hh; y++) {
-      const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
-      for (let x = 0, i = y * W; x < W; x++, i++) {
-        const t = ty * G + tileX[x];
-        if (!mask[i] || tileCnt[t] < 300) continue;
-        const j = i * 3, g = t * 6;
-        let sum = localSum[t];
-        sum += Math.abs(qd[j] - (tileGain[g] * rd[j] + tileGain[g + 3]));
-        sum += Math.abs(qd[j + 1] - (tileGain[g + 1] * rd[j + 1] + tileGain[g + 4]));
-        sum += Math.abs(qd[j + 2] - (tileGain[g + 2] * rd[j + 2] + tileGain[g + 5]));
-        localSum[t] = sum;
-      }
-    }
-    const local: number[] = [];
-    for (let t = 0; t < T; t++) if (tileCnt[t] >= 300) local.push(localSum[t] / (3 * tileCnt[t]));
-    tiles.sort((x, y) => x - y);
-    local.sort((x, y) => x - y);
-    return {
-      W, H: Hh, M, q: qd, r: rd, mask, a, b,
-      resid: tot / cnt,
-      residTrim,
-      tileP90: tiles.length ? tiles[Math.floor(tiles.length * 0.9)] : 99,
-      tileMax: tiles.length ? tiles[tiles.length - 1] : 99,
-      localMax: local.length ? local[local.length - 1] : 99,
-    };
-  } finally {
-    Mm.delete();
-    warped.delete();
-    valid.delete();
   }
+  // trimmed residual: mean of the best 75% of pixels (glare and dangling parts affect a minority)
+  let keep = Math.floor(cnt * 0.75), sumT = 0, nT = 0;
+  for (let v = 0; v < 256 && keep > 0; v++) {
+    const take = Math.min(keep, hist[v]);
+    sumT += take * v;
+    nT += take;
+    keep -= take;
+  }
+  const residTrim = nT ? sumT / nT : 99;
+  const tiles: number[] = [];
+  const tileGain = new Float64Array(T * 6); // per tile: a0..a2, b0..b2 of its own fit
+  for (let t = 0; t < T; t++) {
+    if (tileCnt[t] < 300) continue;
+    tiles.push(tileSum[t] / tileCnt[t]);
+    for (let c = 0; c < 3; c++) {
+      const o = t * 12 + c * 4, n = tileCnt[t];
+      const mr = tileStats[o] / n, mq = tileStats[o + 1] / n;
+      const vr = tileStats[o + 2] / n - mr * mr;
+      const cov = tileStats[o + 3] / n - mr * mq;
+      const ga = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1; // as fitGains
+      tileGain[t * 6 + c] = ga;
+      tileGain[t * 6 + 3 + c] = mq - ga * mr;
+    }
+  }
+  const localSum = new Float64Array(T);
+  for (let y = 0; y < Hh; y++) {
+    const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
+    for (let x = 0, i = y * W; x < W; x++, i++) {
+      const t = ty * G + tileX[x];
+      if (!mask[i] || tileCnt[t] < 300) continue;
+      const j = i * 3, g = t * 6;
+      let sum = localSum[t];
+      sum += Math.abs(qd[j] - (tileGain[g] * rd[j] + tileGain[g + 3]));
+      sum += Math.abs(qd[j + 1] - (tileGain[g + 1] * rd[j + 1] + tileGain[g + 4]));
+      sum += Math.abs(qd[j + 2] - (tileGain[g + 2] * rd[j + 2] + tileGain[g + 5]));
+      localSum[t] = sum;
+    }
+  }
+  const local: number[] = [];
+  for (let t = 0; t < T; t++) if (tileCnt[t] >= 300) local.push(localSum[t] / (3 * tileCnt[t]));
+  tiles.sort((x, y) => x - y);
+  local.sort((x, y) => x - y);
+  return {
+    W, H: Hh, M, q: qd, r: rd, mask, a, b,
+    resid: tot / cnt,
+    residTrim,
+    tileP90: tiles.length ? tiles[Math.floor(tiles.length * 0.9)] : 99,
+    tileMax: tiles.length ? tiles[tiles.length - 1] : 99,
+    localMax: local.length ? local[local.length - 1] : 99,
+  };
 }
 
 function mul3(x: number[], y: number[]): number[] {
@@ -1480,47 +1462,31 @@ function pairwise(
     const sa = A.W / eA.width, sb = B.W / eB.width;
     T = mul3(mul3([sa, 0, 0, 0, sa, 0, 0, 0, 1], Hba), [1 / sb, 0, 0, 0, 1 / sb, 0, 0, 0, 1]);
   } else T = mul3(A.M, invert3(B.M));
-  const Bm = new cv.Mat(B.H, B.W, cv.CV_8UC3);
-  Bm.data.set(B.r);
-  const Tm = cv.matFromArray(3, 3, cv.CV_64FC1, T);
-  const out = new cv.Mat();
-  const bMask = new cv.Mat(B.H, B.W, cv.CV_8UC1);
-  bMask.data.set(B.mask);
-  const outMask = new cv.Mat();
-  try {
-    const dsize = new cv.Size(A.W, A.H);
-    cv.warpPerspective(Bm, out, Tm, dsize, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
-    cv.warpPerspective(bMask, outMask, Tm, dsize, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    const br = out.data, bm = outMask.data;
-    const { q, r, mask } = A;
-    // each reference explains the photo with its own light, fitted on the pixels both cover, with one
-    // offset for the three channels: A's fit over its pin (the colour check's) has an offset per channel,
-    // which can turn A's dark green banner into the photo's lifted black and favour A over the pin that
-    // prints the banner black; a shared offset (flare, a lifted black level) cannot shift one colour
-    const differs = new Uint8Array(mask.length); // 1: seen in both and differing, 2: agreeing
-    for (let i = 0; i < mask.length; i++) {
-      if (!mask[i] || !bm[i]) continue;
-      let diff = 0;
-      for (let c = 0; c < 3; c++) diff += Math.abs(r[i * 3 + c] - br[i * 3 + c]);
-      differs[i] = diff < PAIR_DIFF ? 2 : 1;
-    }
-    const fa = fitLight(q, r, differs) ?? A, fb = fitLight(q, br, differs) ?? A;
-    let eA = 0, eB = 0, area = 0;
-    for (let i = 0; i < mask.length; i++) {
-      if (differs[i] !== 1) continue;
-      area++;
-      for (let c = 0; c < 3; c++) {
-        const qv = q[i * 3 + c];
-        eA += Math.abs(qv - (fa.a[c] * r[i * 3 + c] + fa.b[c]));
-        eB += Math.abs(qv - (fb.a[c] * br[i * 3 + c] + fb.b[c]));
-      }
-    }
-    return { errA: area ? eA / (3 * area) : 0, errB: area ? eB / (3 * area) : 0, area };
-  } finally {
-    Bm.delete();
-    Tm.delete();
-    out.delete();
-    bMask.delete();
-    outMask.delete();
+  // B warped onto A, and B's pin mask with it (OpenCV's warps, byte for byte: warp.server.ts)
+  const { pixels: br, nearest: bm } = warpPerspective({ data: B.r, width: B.W, height: B.H, channels: 3 }, T, A.W, A.H, B.mask);
+  const { q, r, mask } = A;
+  // each reference explains the photo with its own light, fitted on the pixels both cover, with one
+  // offset for the three channels: A's fit over its pin (the colour check's) has an offset per channel,
+  // which can turn A's dark green banner into the photo's lifted black and favour A over the pin that
+  // prints the banner black; a shared offset (flare, a lifted black level) cannot shift one colour
+  const differs = new Uint8Array(mask.length); // 1: seen in both and differing, 2: agreeing
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || !bm![i]) continue;
+    let diff = 0;
+    for (let c = 0; c < 3; c++) diff += Math.abs(r[i * 3 + c] - br[i * 3 + c]);
+    differs[i] = diff < PAIR_DIFF ? 2 : 1;
   }
+  const fa = fitLight(q, r, differs) ?? A, fb = fitLight(q, br, differs) ?? A;
+  let sumA = 0, sumB = 0, area = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (differs[i] !== 1) continue;
+    area++;
+    for (let c = 0; c < 3; c++) {
+      const qv = q[i * 3 + c];
+      sumA += Math.abs(qv - (fa.a[c] * r[i * 3 + c] + fa.b[c]));
+      sumB += Math.abs(qv - (fb.a[c] * br[i * 3 + c] + fb.b[c]));
+    }
+  }
+  return { errA: area ? sumA / (3 * area) : 0, errB: area ? sumB / (3 * area) : 0, area };
 }
+

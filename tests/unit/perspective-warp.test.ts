@@ -1,0 +1,90 @@
+/**
+ * The detail and colour checks warp the photo onto a reference with `warpPerspective` (warp.server.ts)
+ * instead of OpenCV's: the same pixels are compared, and so every answer stays the same, only if it
+ * gives OpenCV's bytes to the last one, inside the source, on its edges and outside it, for one
+ * channel and for three, and for the nearest-neighbour mask warped alongside.
+ */
+import { describe, expect, it } from 'vitest';
+import { getCV, type CV } from '~/services/identification/opencv.server';
+import { warpPerspective } from '~/services/identification/warp.server';
+import { mulberry32 } from '~/utils/random';
+
+function openCvWarp(cv: CV, data: Uint8Array, sw: number, sh: number, cn: number, H: number[], W: number, Hh: number, linear: boolean): Uint8Array {
+  const src = new cv.Mat(sh, sw, cn === 1 ? cv.CV_8UC1 : cv.CV_8UC3);
+  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, H);
+  const out = new cv.Mat();
+  try {
+    src.data.set(data);
+    cv.warpPerspective(src, out, Hm, new cv.Size(W, Hh), linear ? cv.INTER_LINEAR : cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
+    return new Uint8Array(out.data);
+  } finally {
+    src.delete();
+    Hm.delete();
+    out.delete();
+  }
+}
+
+/** photo -> frame: the frame's corners placed at four points of the photo, some of them past its edges. */
+function homographyOnto(cv: CV, corners: number[], W: number, Hh: number): number[] {
+  const src = cv.matFromArray(4, 1, cv.CV_32FC2, corners);
+  const dst = cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, Hh, 0, Hh]);
+  const H = cv.getPerspectiveTransform(src, dst);
+  try {
+    return Array.from(H.data64F as Float64Array);
+  } finally {
+    src.delete();
+    dst.delete();
+    H.delete();
+  }
+}
+
+function differing(a: Uint8Array, b: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) n++;
+  return n;
+}
+
+describe('the perspective warp', () => {
+  it("gives OpenCV's bytes for one channel and three, with the mask and the cover warped alongside", async () => {
+    const cv = await getCV();
+    const rnd = mulberry32(11);
+    let partly = 0;
+    for (let t = 0; t < 24; t++) {
+      const cn = t % 2 ? 3 : 1;
+      const sw = 90 + Math.floor(rnd() * 120), sh = 70 + Math.floor(rnd() * 120);
+      const W = 40 + Math.floor(rnd() * 110), Hh = 30 + Math.floor(rnd() * 110); // odd sizes: partial blocks
+      const data = new Uint8Array(sw * sh * cn);
+      for (let i = 0; i < data.length; i++) data[i] = Math.floor(rnd() * 256);
+      const mask = new Uint8Array(sw * sh);
+      for (let i = 0; i < mask.length; i++) mask[i] = rnd() < 0.5 ? 0 : 1 + Math.floor(rnd() * 255);
+      const cx = sw * (0.2 + 0.6 * rnd()), cy = sh * (0.2 + 0.6 * rnd()), size = 30 + 150 * rnd();
+      const corners = [[-1, -1], [1, -1], [1, 1], [-1, 1]].flatMap(([dx, dy]) => [
+        cx + (dx * size) / 2 + (rnd() - 0.5) * size * 0.5,
+        cy + (dy * size) / 2 + (rnd() - 0.5) * size * 0.5,
+      ]);
+      const H = homographyOnto(cv, corners, W, Hh);
+      const expected = openCvWarp(cv, data, sw, sh, cn, H, W, Hh, true);
+      const withMask = warpPerspective({ data, width: sw, height: sh, channels: cn }, H, W, Hh, mask);
+      expect(differing(withMask.pixels, expected), `sample ${t}: pixels`).toBe(0);
+      expect(differing(withMask.nearest!, openCvWarp(cv, mask, sw, sh, 1, H, W, Hh, false)), `sample ${t}: mask`).toBe(0);
+      const cover = openCvWarp(cv, new Uint8Array(sw * sh).fill(255), sw, sh, 1, H, W, Hh, false);
+      const withCover = warpPerspective({ data, width: sw, height: sh, channels: cn }, H, W, Hh, 'cover');
+      expect(differing(withCover.nearest!, cover), `sample ${t}: cover`).toBe(0);
+      expect(differing(withCover.pixels, expected), `sample ${t}: pixels beside the cover`).toBe(0);
+      expect(warpPerspective({ data, width: sw, height: sh, channels: cn }, H, W, Hh).nearest).toBeNull();
+      if (cover.includes(0) && cover.includes(255)) partly++;
+    }
+    // the samples include frames that reach past the source's edges
+    expect(partly).toBeGreaterThan(5);
+  });
+
+  it('gives 0 where the frame is not in the source at all', () => {
+    const data = new Uint8Array(20 * 10).fill(200);
+    const far = warpPerspective({ data, width: 20, height: 10, channels: 1 }, [1, 0, 500, 0, 1, 500, 0, 0, 1], 16, 8, 'cover');
+    expect(far.pixels.every((v) => v === 0)).toBe(true);
+    expect(far.nearest!.every((v) => v === 0)).toBe(true);
+    const same = warpPerspective({ data, width: 20, height: 10, channels: 1 }, [1, 0, 0, 0, 1, 0, 0, 0, 1], 16, 8, 'cover');
+    expect(same.pixels.every((v) => v === 200)).toBe(true);
+    expect(same.nearest!.every((v) => v === 255)).toBe(true);
+  });
+});
