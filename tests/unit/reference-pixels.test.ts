@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, decodeRGB, featureCut, featureThumbnail, THUMB_SIDE, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
-import { encodePixels, referencePixels, storedGray, storedThumb } from '~/services/identification/reference-pixels.server';
+import { encodePixels, referencePixels, storedGray, storedThumb, summed } from '~/services/identification/reference-pixels.server';
+import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
 
 const refs = new Map<string, Buffer>();
@@ -36,6 +37,22 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('stored reference pixels', () => {
+  it('read back byte for byte, whatever the width of their rows', () => {
+    const rnd = mulberry32(9);
+    for (const [width, height] of [[512, 40], [37, 23], [8, 3], [1, 5], [255, 17]]) {
+      const gray = Uint8Array.from({ length: width * height }, () => Math.floor(rnd() * 256));
+      const thumb = { data: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(rnd() * 256)), width, height };
+      const blob = encodePixels({ data: gray, width, height }, thumb);
+      expect(storedGray(blob, width, height), `${width} x ${height}`).toEqual(gray);
+      expect(storedThumb(blob)?.data, `${width} x ${height}`).toEqual(thumb.data);
+    }
+    // four bytes at a time and one at a time agree, carries and wrap-arounds included
+    const rows = Uint8Array.from({ length: 64 * 9 }, () => Math.floor(rnd() * 256));
+    const bytewise = rows.slice();
+    for (let i = 64; i < bytewise.length; i++) bytewise[i] += bytewise[i - 64];
+    expect(summed(rows.slice(), 64)).toEqual(bytewise);
+  });
+
   it('are byte for byte the reference and the thumbnail that the match decodes, also for a pin cut out of a photo', async () => {
     const cv = await getCV();
     expect(featureCut(features.get('hawks-photo') as Uint8Array)?.length).toBeGreaterThan(0);

@@ -37,8 +37,21 @@ function differenced(data: Uint8Array, stride: number): Uint8Array {
   return out;
 }
 
-/** Undoes `differenced` in place. */
-function summed(data: Uint8Array, stride: number): Uint8Array {
+/**
+ * Undoes `differenced` in place. Four bytes at a time when the rows allow it (a thumbnail's always do):
+ * the low seven bits of each byte added, and the top bit of each sum set by exclusive or, so that
+ * no carry crosses into the next byte.
+ */
+export function summed(data: Uint8Array, stride: number): Uint8Array {
+  if (stride % 4 === 0 && data.byteOffset % 4 === 0 && data.length % 4 === 0) {
+    const words = new Int32Array(data.buffer, data.byteOffset, data.length >> 2);
+    const step = stride >> 2;
+    for (let i = step; i < words.length; i++) {
+      const a = words[i], b = words[i - step];
+      words[i] = ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080);
+    }
+    return data;
+  }
   for (let i = stride; i < data.length; i++) data[i] += data[i - stride];
   return data;
 }
