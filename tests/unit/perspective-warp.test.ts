@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { warpPerspective } from '~/services/identification/warp.server';
+import { dilated } from '~/services/identification/detail.server';
 import { mulberry32 } from '~/utils/random';
 
 function openCvWarp(cv: CV, data: Uint8Array, sw: number, sh: number, cn: number, H: number[], W: number, Hh: number, linear: boolean): Uint8Array {
@@ -86,5 +87,46 @@ describe('the perspective warp', () => {
     const same = warpPerspective({ data, width: 20, height: 10, channels: 1 }, [1, 0, 0, 0, 1, 0, 0, 0, 1], 16, 8, 'cover');
     expect(same.pixels.every((v) => v === 200)).toBe(true);
     expect(same.nearest!.every((v) => v === 255)).toBe(true);
+  });
+
+  it('makes only the pixels of a region, the same as everywhere, and 0 elsewhere', async () => {
+    const cv = await getCV();
+    const rnd = mulberry32(5);
+    const sw = 160, sh = 120, W = 97, Hh = 83;
+    const data = new Uint8Array(sw * sh * 3);
+    for (let i = 0; i < data.length; i++) data[i] = 1 + Math.floor(rnd() * 255);
+    const region = new Uint8Array(W * Hh);
+    for (let i = 0; i < region.length; i++) region[i] = rnd() < 0.4 ? 1 : 0;
+    const H = homographyOnto(cv, [-10, 5, 150, -8, 165, 118, 4, 110], W, Hh);
+    const all = warpPerspective({ data, width: sw, height: sh, channels: 3 }, H, W, Hh, 'cover');
+    const some = warpPerspective({ data, width: sw, height: sh, channels: 3 }, H, W, Hh, 'cover', region);
+    let made = 0;
+    for (let i = 0; i < region.length; i++) {
+      for (let c = 0; c < 3; c++) expect(some.pixels[i * 3 + c]).toBe(region[i] ? all.pixels[i * 3 + c] : 0);
+      expect(some.nearest![i]).toBe(region[i] ? all.nearest![i] : 0);
+      if (region[i] && all.pixels[i * 3] > 0) made++;
+    }
+    expect(made).toBeGreaterThan(1000);
+  });
+});
+
+describe('a mask dilated', () => {
+  it('holds every pixel within r of the mask (the square about it), and no other', () => {
+    const rnd = mulberry32(3);
+    for (const [W, H, r, density] of [[37, 29, 2, 0.02], [50, 8, 1, 0.05], [16, 40, 3, 0.01], [9, 9, 2, 0]] as const) {
+      const mask = new Uint8Array(W * H);
+      for (let i = 0; i < mask.length; i++) mask[i] = rnd() < density ? 1 : 0;
+      const out = dilated(mask, W, H, r);
+      for (let y = 0; y < H; y++)
+        for (let x = 0; x < W; x++) {
+          let near = 0;
+          for (let dy = -r; dy <= r; dy++)
+            for (let dx = -r; dx <= r; dx++) {
+              const u = x + dx, v = y + dy;
+              if (u >= 0 && v >= 0 && u < W && v < H && mask[v * W + u]) near = 1;
+            }
+          expect(out[y * W + x], `${W}x${H} r ${r} at ${x},${y}`).toBe(near);
+        }
+    }
   });
 });

@@ -1089,6 +1089,30 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
 }
 
 /** The colour difference of two RGB pixels (byte offsets a and c), summed over R, G and B. */
+/** The mask grown by `r` pixels every way (the (2r+1) x (2r+1) square about each pixel that is set). */
+export function dilated(mask: Uint8Array, W: number, H: number, r: number): Uint8Array {
+  const rows = new Uint8Array(W * H); // set where a pixel of the mask is within r along the row
+  for (let y = 0; y < H; y++) {
+    const o = y * W;
+    let last = -Infinity; // the last set pixel at or left of x + r
+    for (let x = 0; x < W + r; x++) {
+      if (x < W && mask[o + x]) last = x;
+      const at = x - r;
+      if (at >= 0 && at - last <= r) rows[o + at] = 1;
+    }
+  }
+  const out = new Uint8Array(W * H);
+  for (let x = 0; x < W; x++) {
+    let last = -Infinity;
+    for (let y = 0; y < H + r; y++) {
+      if (y < H && rows[y * W + x]) last = y;
+      const at = y - r;
+      if (at >= 0 && at - last <= r) out[at * W + x] = 1;
+    }
+  }
+  return out;
+}
+
 function colourStep(data: Uint8Array, a: number, c: number): number {
   return Math.abs(data[a] - data[c]) + Math.abs(data[a + 1] - data[c + 1]) + Math.abs(data[a + 2] - data[c + 2]);
 }

@@ -39,6 +39,7 @@ import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postin
 import {
   BACKGROUND_STEP,
   decodeLayout,
+  dilated,
   letterDuel,
   makeReferenceDetail,
   lettersUnlike,
@@ -214,6 +215,21 @@ const HIGHLIGHT_SHARE_MAX = 0.2;
 const DUEL_ERR_MAX = 30; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
+/**
+ * A reference's colour thumbnail as the colour check reads it: its pin (`pinMask`) and the pixels
+ * within 2 of the pin (`around`), which the check's 5 x 5 softening of the warped photo reaches from
+ * the pin: the photo is warped there only.
+ */
+interface Thumb extends RawImage {
+  pin: Uint8Array;
+  around: Uint8Array;
+}
+
+function thumbnail(raw: RawImage): Thumb {
+  const pin = pinMask(raw, BACKGROUND_STEP);
+  return { ...raw, pin, around: dilated(pin, raw.width, raw.height, 2) };
+}
+
 class LruCache<V> {
   private map = new Map<string, V>();
   constructor(private readonly capacity: number) {}
@@ -249,7 +265,7 @@ export class VisualIndex {
   // decoded images of the last candidates: a thumbnail with its mask is about 0.26 MB, a reference
   // detail up to 1.5 MB (grayscale, mask and its blurred copies); a photo rarely shows the pin of the
   // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
-  private thumbCache = new LruCache<RawImage & { pin: Uint8Array }>(16);
+  private thumbCache = new LruCache<Thumb>(16);
   private detailCache = new LruCache<Promise<ReferenceDetail | null>>(4);
 
   constructor(
@@ -408,13 +424,13 @@ export class VisualIndex {
   }
 
   /** The decoded thumbnail and its pin mask; null if the stored features are gone. */
-  private async thumbOf(e: Entry): Promise<(RawImage & { pin: Uint8Array }) | null> {
+  private async thumbOf(e: Entry): Promise<Thumb | null> {
     const c = this.thumbCache.get(e.imageId);
     if (c) return c;
     const pixels = await this.pixelsOf(e);
     const kept = pixels && storedThumb(pixels);
     if (kept) {
-      const img = { ...kept, pin: pinMask(kept, BACKGROUND_STEP) };
+      const img = thumbnail(kept);
       this.thumbCache.set(e.imageId, img);
       return img;
     }
@@ -424,8 +440,7 @@ export class VisualIndex {
       jpeg = features ? featureThumbnail(features) : null;
     }
     if (!jpeg) return null;
-    const raw = await decodeRGB(jpeg, THUMB_SIDE);
-    const img = { ...raw, pin: pinMask(raw, BACKGROUND_STEP) };
+    const img = thumbnail(await decodeRGB(jpeg, THUMB_SIDE));
     this.thumbCache.set(e.imageId, img);
     return img;
   }
@@ -1273,7 +1288,7 @@ function compareAligned(
   photo: RawImage,
   H: number[],
   e: Entry,
-  thumb: RawImage & { pin: Uint8Array },
+  thumb: Thumb,
 ): Aligned | null {
   const W = thumb.width, Hh = thumb.height;
   const s = W / e.width;
@@ -1281,7 +1296,8 @@ function compareAligned(
   // the photo warped onto the thumbnail, and where it covers it (all of it when the whole frame comes
   // from inside the photo): OpenCV's bilinear warp, byte for byte (warp.server.ts)
   const inside = frameInsidePhoto(M, W, Hh, photo.width, photo.height);
-  const warped = warpPerspective({ data: photo.data, width: photo.width, height: photo.height, channels: 3 }, M, W, Hh, inside ? undefined : "cover");
+  // (on and about the pin only: the softened photo is read on the pin alone, here and by `pairwise`)
+  const warped = warpPerspective({ data: photo.data, width: photo.width, height: photo.height, channels: 3 }, M, W, Hh, inside ? undefined : "cover", thumb.around);
   // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
   const soften = { channels: 3, size: 5, border: "reflect101" } as const;
   const n = W * Hh;

@@ -13,6 +13,8 @@
 // - a source pixel outside the image counts as 0; a position a whole pixel outside gives 0.
 // Alongside, in the same pass, OpenCV's INTER_NEAREST warp of a one-byte mask of the source (or of a
 // plane of 255s: where the photo covers the frame), at each position rounded half to even.
+// With a `region`, only the frame's pixels it marks are made (the rest are 0): the colour check reads
+// the warped thumbnail only on and about the pin, about half of its frame.
 // A unit test compares them with OpenCV on random images and homographies.
 import { invert3 } from "./geometry.server";
 
@@ -45,9 +47,16 @@ export interface Warped {
  * `src` warped onto a W x Hh frame by H (source -> frame, row by row), as OpenCV's
  * warpPerspective(src, out, H, (W, Hh), INTER_LINEAR, BORDER_CONSTANT, 0) makes it; with `nearest`, also
  * OpenCV's INTER_NEAREST warp (BORDER_CONSTANT, 0) of that mask (one byte a source pixel), or of a plane
- * of 255s for "cover".
+ * of 255s for "cover". With `region` (one byte a frame pixel), only the pixels it marks (not 0) are made.
  */
-export function warpPerspective(src: WarpSource, H: number[], W: number, Hh: number, nearest?: Uint8Array | "cover"): Warped {
+export function warpPerspective(
+  src: WarpSource,
+  H: number[],
+  W: number,
+  Hh: number,
+  nearest?: Uint8Array | "cover",
+  region?: Uint8Array,
+): Warped {
   const [m0, m1, m2, m3, m4, m5, m6, m7, m8] = invert3(H);
   const { data, width: sw, height: sh, channels: cn } = src;
   const pixels = new Uint8Array(W * Hh * cn);
@@ -67,6 +76,7 @@ export function warpPerspective(src: WarpSource, H: number[], W: number, Hh: num
         const W0 = m6 * x + m7 * (y + y1) + m8;
         let o = (y + y1) * W + x;
         for (let x1 = 0; x1 < cols; x1++, o++) {
+          if (region && !region[o]) continue;
           const w = W0 + m6 * x1;
           const xn = X0 + m0 * x1, yn = Y0 + m3 * x1;
           if (near !== null) {
