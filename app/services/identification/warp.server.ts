@@ -79,13 +79,23 @@ export function warpPerspective(
           if (region && !region[o]) continue;
           const w = W0 + m6 * x1;
           const xn = X0 + m0 * x1, yn = Y0 + m3 * x1;
-          if (near !== null) {
-            const k = w ? 1 / w : 0;
-            const nx = toInt(xn * k), ny = toInt(yn * k);
-            if (nx >= 0 && nx < sw && ny >= 0 && ny < sh) near[o] = mask ? mask[ny * sw + nx] : 255;
-          }
           const k = w ? 32 / w : 0;
           const X = toInt(xn * k) | 0, Y = toInt(yn * k) | 0;
+          if (near !== null) {
+            // the nearest pixel is the 1/32 position rounded: below 16/32 down, above it up (the
+            // position is 32 times the exact one to within far less than 1/64 px either way); at
+            // 16/32 it takes OpenCV's own arithmetic
+            let nx: number, ny: number;
+            if ((X & 31) === 16 || (Y & 31) === 16) {
+              const k1 = w ? 1 / w : 0;
+              nx = toInt(xn * k1);
+              ny = toInt(yn * k1);
+            } else {
+              nx = (X >> 5) + ((X & 31) >> 4);
+              ny = (Y >> 5) + ((Y & 31) >> 4);
+            }
+            if (nx >= 0 && nx < sw && ny >= 0 && ny < sh) near[o] = mask ? mask[ny * sw + nx] : 255;
+          }
           // (OpenCV keeps the whole pixel in a short: it differs from this only far outside the source)
           const sx = X >> 5, sy = Y >> 5;
           if (sx < -1 || sy < -1 || sx >= sw || sy >= sh) continue; // a whole pixel outside: 0
