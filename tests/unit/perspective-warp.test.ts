@@ -5,39 +5,11 @@
  * channel and for three, and for the nearest-neighbour mask warped alongside.
  */
 import { describe, expect, it } from 'vitest';
-import { getCV, type CV } from '~/services/identification/opencv.server';
+import { getCV } from '~/services/identification/opencv.server';
 import { warpPerspective } from '~/services/identification/warp.server';
 import { dilated } from '~/services/identification/detail.server';
 import { mulberry32 } from '~/utils/random';
-
-function openCvWarp(cv: CV, data: Uint8Array, sw: number, sh: number, cn: number, H: number[], W: number, Hh: number, linear: boolean): Uint8Array {
-  const src = new cv.Mat(sh, sw, cn === 1 ? cv.CV_8UC1 : cv.CV_8UC3);
-  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, H);
-  const out = new cv.Mat();
-  try {
-    src.data.set(data);
-    cv.warpPerspective(src, out, Hm, new cv.Size(W, Hh), linear ? cv.INTER_LINEAR : cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
-    return new Uint8Array(out.data);
-  } finally {
-    src.delete();
-    Hm.delete();
-    out.delete();
-  }
-}
-
-/** photo -> frame: the frame's corners placed at four points of the photo, some of them past its edges. */
-function homographyOnto(cv: CV, corners: number[], W: number, Hh: number): number[] {
-  const src = cv.matFromArray(4, 1, cv.CV_32FC2, corners);
-  const dst = cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, Hh, 0, Hh]);
-  const H = cv.getPerspectiveTransform(src, dst);
-  try {
-    return Array.from(H.data64F as Float64Array);
-  } finally {
-    src.delete();
-    dst.delete();
-    H.delete();
-  }
-}
+import { homographyOnto, openCvWarp } from '../support/warp';
 
 function differing(a: Uint8Array, b: Uint8Array): number {
   let n = 0;

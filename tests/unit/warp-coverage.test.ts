@@ -1,6 +1,7 @@
 /**
- * The detail and colour checks mark where the photo covers the reference frame by warping a plane of
- * 255s with OpenCV (nearest neighbour). When the whole frame comes from inside the photo that mark is
+ * The detail and colour checks mark where the photo covers the reference frame as OpenCV's
+ * nearest-neighbour warp of a plane of 255s does (`warpPerspective`, warp.server.ts, makes it the same
+ * in its pass over the frame). When the whole frame comes from inside the photo that mark is
  * 255 everywhere, and `frameInsidePhoto` lets them skip the warp: it must never say so where OpenCV's
  * warp leaves a pixel uncovered, and must say so for most frames well inside the photo.
  */
@@ -8,33 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { frameInsidePhoto } from '~/services/identification/geometry.server';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
+import { homographyOnto, openCvWarp } from '../support/warp';
 
 function coveredByOpenCv(cv: CV, H: number[], W: number, Hh: number, qW: number, qH: number): boolean {
-  const ones = new cv.Mat(qH, qW, cv.CV_8UC1, new cv.Scalar(255));
-  const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, H);
-  const out = new cv.Mat();
-  try {
-    cv.warpPerspective(ones, out, Hm, new cv.Size(W, Hh), cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
-    return (out.data as Uint8Array).every((v) => v === 255);
-  } finally {
-    ones.delete();
-    Hm.delete();
-    out.delete();
-  }
-}
-
-/** photo -> frame: the frame's corners placed at four points of the photo (a pin seen at a tilt). */
-function homographyOnto(cv: CV, corners: number[], W: number, Hh: number): number[] {
-  const src = cv.matFromArray(4, 1, cv.CV_32FC2, corners);
-  const dst = cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, Hh, 0, Hh]);
-  const H = cv.getPerspectiveTransform(src, dst);
-  try {
-    return Array.from(H.data64F as Float64Array);
-  } finally {
-    src.delete();
-    dst.delete();
-    H.delete();
-  }
+  return openCvWarp(cv, new Uint8Array(qW * qH).fill(255), qW, qH, 1, H, W, Hh, false).every((v) => v === 255);
 }
 
 describe('the frame inside the photo', () => {
