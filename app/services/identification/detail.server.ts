@@ -1088,7 +1088,6 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
   return pin;
 }
 
-/** The colour difference of two RGB pixels (byte offsets a and c), summed over R, G and B. */
 /** The mask grown by `r` pixels every way (the (2r+1) x (2r+1) square about each pixel that is set). */
 export function dilated(mask: Uint8Array, W: number, H: number, r: number): Uint8Array {
   const rows = new Uint8Array(W * H); // set where a pixel of the mask is within r along the row
@@ -1113,6 +1112,7 @@ export function dilated(mask: Uint8Array, W: number, H: number, r: number): Uint
   return out;
 }
 
+/** The colour difference of two RGB pixels (byte offsets a and c), summed over R, G and B. */
 function colourStep(data: Uint8Array, a: number, c: number): number {
   return Math.abs(data[a] - data[c]) + Math.abs(data[a + 1] - data[c + 1]) + Math.abs(data[a + 2] - data[c + 2]);
 }

@@ -214,7 +214,6 @@ const HIGHLIGHT_SHARE = 0.01;
 const HIGHLIGHT_SHARE_MAX = 0.2;
 const DUEL_ERR_MAX = 30; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
-/** A small least-recently-used cache keyed by image id (decoded reference images). */
 /**
  * A reference's colour thumbnail as the colour check reads it: its pin (`pinMask`) and the pixels
  * within 2 of the pin (`around`), which the check's 5 x 5 softening of the warped photo reaches from
@@ -230,6 +229,7 @@ function thumbnail(raw: RawImage): Thumb {
   return { ...raw, pin, around: dilated(pin, raw.width, raw.height, 2) };
 }
 
+/** A small least-recently-used cache keyed by image id (decoded reference images). */
 class LruCache<V> {
   private map = new Map<string, V>();
   constructor(private readonly capacity: number) {}
@@ -262,7 +262,7 @@ export class VisualIndex {
   private pending = new DescriptorChunks(); // descriptors of the images added before the vocabulary exists
   private lists: PostingLists | null = null; // word -> (entry slot, descriptor index)
   private slots: (Entry | null)[] = [];
-  // decoded images of the last candidates: a thumbnail with its mask is about 0.26 MB, a reference
+  // decoded images of the last candidates: a thumbnail with its masks is about 0.33 MB, a reference
   // detail up to 1.5 MB (grayscale, mask and its blurred copies); a photo rarely shows the pin of the
   // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
   private thumbCache = new LruCache<Thumb>(16);
@@ -1505,4 +1505,3 @@ function pairwise(
   }
   return { errA: area ? sumA / (3 * area) : 0, errB: area ? sumB / (3 * area) : 0, area };
 }
-

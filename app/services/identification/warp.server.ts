@@ -12,7 +12,8 @@
 // - the bilinear weights as 15-bit integers (the 32 x 32 table's products, exact), rounded (+ 2^14) >> 15;
 // - a source pixel outside the image counts as 0; a position a whole pixel outside gives 0.
 // Alongside, in the same pass, OpenCV's INTER_NEAREST warp of a one-byte mask of the source (or of a
-// plane of 255s: where the photo covers the frame), at each position rounded half to even.
+// plane of 255s: where the photo covers the frame): the source pixel nearest each position (its own
+// division, rounded half to even), read off the 1/32 position except at a half pixel.
 // With a `region`, only the frame's pixels it marks are made (the rest are 0): the colour check reads
 // the warped thumbnail only on and about the pin, about half of its frame.
 // A unit test compares them with OpenCV on random images and homographies.
