@@ -2,6 +2,12 @@
 // fits homographies and matches descriptors of candidates, aligns pairs of references, and runs
 // detail checks, with an OpenCV of its own. It keeps the last few references it was sent, so that
 // their blurred copies are made once.
+// Replies are copied, never transferred: transferring a buffer detaches it, and the first buffer
+// detached in a thread makes V8 check every typed array access of that thread from then on (its
+// "array buffer detaching" protector). The worker's work is mostly typed array loops, and the copies
+// (a warped reference is 0.25 MB) take a fraction of a millisecond (README, "Figures"). The main
+// thread cannot keep the protector: every response body the server sends detaches a buffer (undici's
+// byte streams).
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
@@ -25,7 +31,7 @@ port.on("message", async (request: WorkerRequest) => {
     if (request.kind === "orb") {
       const { gray, width, height, params, levels } = request.task;
       const orb = runOrbLevels(cv, gray, width, height, params, levels);
-      port.postMessage({ id, orb } satisfies WorkerReply, [orb.points.buffer as ArrayBuffer, orb.desc.buffer as ArrayBuffer]);
+      port.postMessage({ id, orb } satisfies WorkerReply);
       return;
     }
     if (request.kind === "quick") {
@@ -53,7 +59,7 @@ port.on("message", async (request: WorkerRequest) => {
     refs.set(imageId, ref);
     if (refs.size > KEPT) refs.delete(refs.keys().next().value as string);
     const outcome = runDetail(cv, { ...task, ref });
-    port.postMessage({ id, outcome } satisfies WorkerReply, [outcome.warped.buffer as ArrayBuffer, outcome.valid.buffer as ArrayBuffer]);
+    port.postMessage({ id, outcome } satisfies WorkerReply);
   } catch (error) {
     port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
   }
