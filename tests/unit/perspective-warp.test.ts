@@ -9,6 +9,8 @@ import { getCV } from '~/services/identification/opencv.server';
 import { warpPerspective } from '~/services/identification/warp.server';
 import { dilated } from '~/services/identification/detail.server';
 import { mulberry32 } from '~/utils/random';
+import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
+import { WARP_WASM } from '~/services/identification/warp-wasm';
 import { homographyOnto, openCvWarp } from '../support/warp';
 
 function differing(a: Uint8Array, b: Uint8Array): number {
@@ -59,6 +61,31 @@ describe('the perspective warp', () => {
     const same = warpPerspective({ data, width: 20, height: 10, channels: 1 }, [1, 0, 0, 0, 1, 0, 0, 0, 1], 16, 8, 'cover');
     expect(same.pixels.every((v) => v === 200)).toBe(true);
     expect(same.nearest!.every((v) => v === 255)).toBe(true);
+  });
+
+  it('warps each source anew when another was warped between (the kernel keeps one copied)', async () => {
+    const cv = await getCV();
+    const rnd = mulberry32(21);
+    const sw = 600, sh = 400, W = 300, Hh = 260;
+    const image = () => {
+      const data = new Uint8Array(sw * sh);
+      for (let i = 0; i < data.length; i++) data[i] = Math.floor(rnd() * 256);
+      return data;
+    };
+    const a = image(), b = image();
+    const H = homographyOnto(cv, [80, 40, 520, 70, 500, 380, 60, 350], W, Hh);
+    const expectedA = openCvWarp(cv, a, sw, sh, 1, H, W, Hh, true);
+    const expectedB = openCvWarp(cv, b, sw, sh, 1, H, W, Hh, true);
+    for (const [data, expected, name] of [[a, expectedA, 'a'], [b, expectedB, 'b'], [a, expectedA, 'a again'], [a, expectedA, 'a once more']] as const) {
+      const got = warpPerspective({ data, width: sw, height: sh, channels: 1 }, H, W, Hh);
+      expect(differing(got.pixels, expected), name).toBe(0);
+    }
+  });
+
+  it('runs the kernel assembled from its text', async () => {
+    const bytes = await assembleKernel('warp');
+    expect(Buffer.from(WARP_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
+    expect(kernelModuleSource('warp', bytes)).toContain(WARP_WASM);
   });
 
   it('makes only the pixels of a region, the same as everywhere, and 0 elsewhere', async () => {
