@@ -5,10 +5,13 @@
  * smear must be measured well enough that undoing it brings the photo back near the sharp one.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deblurGray, estimateMotionBlur } from '~/services/identification/blur.server';
+import { deblurGray, estimateMotionBlur, powerSpectrum } from '~/services/identification/blur.server';
+import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
+import { SPECTRUM_WASM } from '~/services/identification/spectrum-wasm';
 import { decodeRGB, toGray } from '~/services/identification/features.server';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
+import { javascriptPowerSpectrum } from '../support/spectrum';
 
 let cv: CV;
 beforeAll(async () => {
@@ -92,5 +95,44 @@ describe('motion blur', () => {
     // undone across the motion instead, it is further from the sharp photo than the smeared one
     const wrong = deblurGray(cv, smeared.gray, smeared.width, smeared.height, { ...blur, angle: blur.angle + 90 });
     expect(difference(wrong, clean.gray, clean.width, clean.height)).toBeGreaterThan(before);
+  });
+});
+
+describe("the estimate's power spectrum (spectrum.wat)", () => {
+  /** The first index where the two differ (-1: none), compared as bits (Object.is: -0 and NaN too). */
+  function firstDifference(a: Float64Array, b: Float64Array): number {
+    if (a.length !== b.length) return 0;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
+    return -1;
+  }
+
+  async function grayAt(photo: Buffer, side: number) {
+    const img = await decodeRGB(photo, side);
+    return { gray: toGray(img), width: img.width, height: img.height };
+  }
+
+  it("gives the JavaScript's doubles bit for bit, sharp or smeared, upright or turned", async () => {
+    const photos = [
+      await phonePhoto(await pinArtwork(31)),
+      await phonePhoto(await pinArtwork(44, 'HAWKS', 2016), { rotate: 23 }),
+      await motionBlurred(await phonePhoto(await pinArtwork(35)), 14, 30),
+    ];
+    for (const [k, photo] of photos.entries()) {
+      // at the engine's 1,024 px, and at sizes whose halves are no multiple of a window's step
+      for (const { gray, width, height } of [await grayOf(photo), await grayAt(photo, 701), await grayAt(photo, 333)]) {
+        const ours = powerSpectrum(cv, gray, width, height);
+        const theirs = javascriptPowerSpectrum(cv, gray, width, height);
+        expect(ours && theirs, `photo ${k}`).toBeTruthy();
+        expect(ours!.count, `photo ${k}, ${width} x ${height}`).toBe(theirs!.count);
+        expect(firstDifference(ours!.power, theirs!.power), `photo ${k}, ${width} x ${height}`).toBe(-1);
+      }
+    }
+    expect(powerSpectrum(cv, new Uint8Array(200 * 200), 200, 200)).toBeNull();
+  });
+
+  it('runs the kernel assembled from its text', async () => {
+    const bytes = await assembleKernel('spectrum');
+    expect(Buffer.from(SPECTRUM_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
+    expect(kernelModuleSource('spectrum', bytes)).toContain(SPECTRUM_WASM);
   });
 });

@@ -11,6 +11,20 @@
 // grayscale the features are found on. The colour and detail checks still compare the photo as it was
 // taken: their thresholds were fitted on photos as they are, and a deconvolved photo carries ringing.
 import type { CV } from "./opencv.server";
+import { SPECTRUM_WASM } from "./spectrum-wasm";
+import { threadKernel } from "./wasm.server";
+
+interface SpectrumExports {
+  window(half: number, w: number, x0: number, y0: number, mean: number, hann: number, out: number): void;
+  accumulate(spec: number, power: number, n: number): void;
+}
+
+/**
+ * The thread's instance of `spectrum.wat` (the estimate's windowing and power sums, the same bits as
+ * in JavaScript, about three times sooner), in a memory of its own; the Hann window is placed in it once.
+ */
+const spectrumKernel = threadKernel<SpectrumExports>(SPECTRUM_WASM, 16);
+let hannPlaced = false;
 
 /** A straight motion blur: the segment's direction in degrees (image axes, y down) and its length in pixels. */
 export interface MotionBlur {
@@ -83,16 +97,29 @@ const median = (v: Float32Array): number => {
 };
 
 /**
- * The straight motion blur of a grayscale photo, or null when it shows none (or too little to undo).
- * Measured on the photo halved (2 x 2 means): the log of the mean power spectrum of overlapping
- * 128 px Hann windows, its cepstrum, and the three tests above.
+ * The mean power spectrum of a grayscale photo, halved (2 x 2 means), over its overlapping 128 px
+ * windows (STEP apart), each less its mean and times the Hann window: N x N doubles, unshifted, and
+ * how many windows; null when the halved photo is smaller than a window. The windowing and the sums
+ * run in `spectrum.wat`, OpenCV's DFT between them.
  */
-export function estimateMotionBlur(cv: CV, gray: Uint8Array, width: number, height: number): MotionBlur | null {
+export function powerSpectrum(cv: CV, gray: Uint8Array, width: number, height: number): { power: Float64Array; count: number } | null {
   const w = width >> 1, h = height >> 1;
   if (w < WIN || h < WIN) return null;
+  const N = WIN, NN = N * N, HALF_SPECTRUM = (N / 2 + 1) * N;
+  // the kernel's memory: the Hann window, the halved photo, a window, a spectrum's first rows, the power
+  const hannAt = 0;
+  const halfAt = hannAt + NN * 4;
+  const winAt = halfAt + ((w * h * 4 + 15) & ~15);
+  const specAt = winAt + NN * 4;
+  const powerAt = specAt + HALF_SPECTRUM * 8;
+  const { memory, exports } = spectrumKernel(powerAt + NN * 8);
+  if (!hannPlaced) {
+    new Float32Array(memory.buffer, hannAt, NN).set(spectrumTables().hann);
+    hannPlaced = true;
+  }
   // the halved photo, and the sums of its STEP x STEP blocks: a window is four blocks, and its mean
   // their sum's (the values are quarters below 256: every sum is exact, in any order)
-  const half = new Float32Array(w * h);
+  const half = new Float32Array(memory.buffer, halfAt, w * h);
   const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
   const blocks = new Float64Array(bw * bh);
   for (let y = 0; y < h; y++) {
@@ -106,9 +133,9 @@ export function estimateMotionBlur(cv: CV, gray: Uint8Array, width: number, heig
       blocks[row + b] += sum;
     }
   }
-  const { hann } = spectrumTables();
-  const N = WIN, NN = N * N;
-  const power = new Float64Array(NN);
+  const power = new Float64Array(memory.buffer, powerAt, NN).fill(0);
+  const windowed = new Float32Array(memory.buffer, winAt, NN);
+  const spectrum = new Float32Array(memory.buffer, specAt, HALF_SPECTRUM * 2);
   const patch = new cv.Mat(N, N, cv.CV_32F);
   const spec = new cv.Mat();
   let count = 0;
@@ -117,21 +144,39 @@ export function estimateMotionBlur(cv: CV, gray: Uint8Array, width: number, heig
       for (let x0 = 0; x0 + N <= w; x0 += STEP) {
         const b = (y0 / STEP) * bw + x0 / STEP;
         const mean = (blocks[b] + blocks[b + 1] + blocks[b + bw] + blocks[b + bw + 1]) / NN;
-        const p = patch.data32F as Float32Array; // views of OpenCV's memory, taken after its last allocation
-        for (let y = 0; y < N; y++) {
-          const row = (y0 + y) * w + x0;
-          for (let x = 0; x < N; x++) p[y * N + x] = (half[row + x] - mean) * hann[y * N + x];
-        }
+        exports.window(halfAt, w, x0, y0, mean, hannAt, winAt);
+        (patch.data32F as Float32Array).set(windowed); // a view of OpenCV's memory, taken after its last allocation
         cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
         // the spectrum of a real patch is symmetric about its origin: the rows up to N/2 hold all of it
-        const s = spec.data32F as Float32Array;
-        for (let i = 0, end = (N / 2 + 1) * N; i < end; i++) power[i] += s[2 * i] * s[2 * i] + s[2 * i + 1] * s[2 * i + 1];
+        spectrum.set((spec.data32F as Float32Array).subarray(0, HALF_SPECTRUM * 2));
+        exports.accumulate(specAt, powerAt, HALF_SPECTRUM);
         count++;
       }
     }
-    for (let y = N / 2 + 1; y < N; y++) for (let x = 0; x < N; x++) power[y * N + x] = power[(N - y) * N + ((N - x) % N)];
-    const logPower = new Float32Array(NN);
-    for (let i = 0; i < NN; i++) logPower[i] = Math.log(power[i] / count + 1e-2);
+  } finally {
+    patch.delete();
+    spec.delete();
+  }
+  const out = power.slice();
+  for (let y = N / 2 + 1; y < N; y++) for (let x = 0; x < N; x++) out[y * N + x] = out[(N - y) * N + ((N - x) % N)];
+  return { power: out, count };
+}
+
+/**
+ * The straight motion blur of a grayscale photo, or null when it shows none (or too little to undo).
+ * Measured on the photo halved: the log of its mean power spectrum (`powerSpectrum`), its cepstrum,
+ * and the three tests above.
+ */
+export function estimateMotionBlur(cv: CV, gray: Uint8Array, width: number, height: number): MotionBlur | null {
+  const spectrum = powerSpectrum(cv, gray, width, height);
+  if (!spectrum) return null;
+  const { power, count } = spectrum;
+  const N = WIN, NN = N * N;
+  const logPower = new Float32Array(NN);
+  for (let i = 0; i < NN; i++) logPower[i] = Math.log(power[i] / count + 1e-2);
+  const patch = new cv.Mat(N, N, cv.CV_32F);
+  const spec = new cv.Mat();
+  try {
     (patch.data32F as Float32Array).set(logPower);
     // the cepstrum: the log spectrum is real and even, so its forward transform's real part is its
     // inverse transform (times N^2, which no test below depends on)

@@ -1,0 +1,59 @@
+/**
+ * The motion-blur estimate's mean power spectrum in plain JavaScript, as blur.server.ts computed it
+ * before its windowing and power sums moved to `spectrum.wat`: the unit test holds the kernel's
+ * doubles to these, bit for bit.
+ */
+import type { CV } from '~/services/identification/opencv.server';
+
+const WIN = 128;
+const STEP = WIN / 2;
+
+export function javascriptPowerSpectrum(cv: CV, gray: Uint8Array, width: number, height: number): { power: Float64Array; count: number } | null {
+  const w = width >> 1, h = height >> 1;
+  if (w < WIN || h < WIN) return null;
+  const N = WIN, NN = N * N;
+  const h1 = new Float32Array(N);
+  for (let i = 0; i < N; i++) h1[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (N - 1));
+  const hann = new Float32Array(NN);
+  for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) hann[y * N + x] = h1[y] * h1[x];
+  const half = new Float32Array(w * h);
+  const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
+  const blocks = new Float64Array(bw * bh);
+  for (let y = 0; y < h; y++) {
+    const r0 = 2 * y * width, r1 = r0 + width;
+    for (let x = 0; x < w; x++) half[y * w + x] = (gray[r0 + 2 * x] + gray[r0 + 2 * x + 1] + gray[r1 + 2 * x] + gray[r1 + 2 * x + 1]) * 0.25;
+    if (y >= bh * STEP) continue;
+    const row = Math.floor(y / STEP) * bw;
+    for (let b = 0; b < bw; b++) {
+      let sum = 0;
+      for (let x = b * STEP, end = x + STEP; x < end; x++) sum += half[y * w + x];
+      blocks[row + b] += sum;
+    }
+  }
+  const power = new Float64Array(NN);
+  const patch = new cv.Mat(N, N, cv.CV_32F);
+  const spec = new cv.Mat();
+  let count = 0;
+  try {
+    for (let y0 = 0; y0 + N <= h; y0 += STEP) {
+      for (let x0 = 0; x0 + N <= w; x0 += STEP) {
+        const b = (y0 / STEP) * bw + x0 / STEP;
+        const mean = (blocks[b] + blocks[b + 1] + blocks[b + bw] + blocks[b + bw + 1]) / NN;
+        const p = patch.data32F as Float32Array;
+        for (let y = 0; y < N; y++) {
+          const row = (y0 + y) * w + x0;
+          for (let x = 0; x < N; x++) p[y * N + x] = (half[row + x] - mean) * hann[y * N + x];
+        }
+        cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
+        const s = spec.data32F as Float32Array;
+        for (let i = 0, end = (N / 2 + 1) * N; i < end; i++) power[i] += s[2 * i] * s[2 * i] + s[2 * i + 1] * s[2 * i + 1];
+        count++;
+      }
+    }
+  } finally {
+    patch.delete();
+    spec.delete();
+  }
+  for (let y = N / 2 + 1; y < N; y++) for (let x = 0; x < N; x++) power[y * N + x] = power[(N - y) * N + ((N - x) % N)];
+  return { power, count };
+}
