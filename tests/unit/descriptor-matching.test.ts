@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
 import { HAMMING_WASM } from '~/services/identification/hamming-wasm';
 import { mulberry32 } from '~/utils/random';
-import { buildPostings, DescriptorChunks, NO_WORD, popcnt, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from '~/services/identification/vocab.server';
+import { buildPostings, DescriptorChunks, NO_WORD, popcnt, Postings, ratioMatches, vote, voteRemote, Vocabulary, type PostingLists } from '~/services/identification/vocab.server';
 
 /** The plain search: every distance counted in full. */
 function plainRatioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
@@ -131,7 +131,7 @@ function plainVote(query: Uint32Array, words: Uint16Array, second: Uint16Array |
 }
 
 describe('the vote through visual words', () => {
-  it('gives the votes of the plain search, with images removed and added since the build', () => {
+  it('gives the votes of the plain search, with images removed and added since the build', async () => {
     const rnd = mulberry32(33);
     const word = () => (rnd() * 2 ** 32) >>> 0;
     const images = Array.from({ length: 30 }, () => new Uint32Array(150 * 8).map(word));
@@ -172,7 +172,11 @@ describe('the vote through visual words', () => {
     for (const qSecond of [null, second]) {
       const counts: number[] = [];
       for (const [max, accept, ratio, margin] of [[64, 50, 0.8, 999], [64, 50, 0.8, 12], [60, 45.5, 0.7, 4]]) {
-        const { acc, nAcc, votes, voted } = vote(query, words, qSecond, lists, alive, max, accept, ratio, margin);
+        const { acc, nAcc, votes, voted } = await vote(query, words, qSecond, lists, alive, max, accept, ratio, margin);
+        // the same vote shared with another thread (here its code run in this one): the same votes in the same order
+        const shared = await vote(query, words, qSecond, lists, alive, max, accept, ratio, margin, async (task) => voteRemote(task));
+        expect([...shared.acc.subarray(0, shared.nAcc * 3)]).toEqual([...acc.subarray(0, nAcc * 3)]);
+        expect(shared.voted).toEqual(voted);
         const got: string[] = [];
         for (let k = 0; k < nAcc; k++) got.push(`${acc[k * 3]}:${acc[k * 3 + 1]}:${acc[k * 3 + 2]}`);
         const expected = plainVote(query, words, qSecond, lists, alive, max, accept, ratio, margin);
@@ -190,7 +194,7 @@ describe('the vote through visual words', () => {
     }
   });
 
-  it('finds a reference across a word boundary through the second word', () => {
+  it('finds a reference across a word boundary through the second word', async () => {
     const rnd = mulberry32(21);
     const word = () => (rnd() * 2 ** 32) >>> 0;
     // 40 reference images of 200 descriptors each, and a vocabulary of 12 x 12 words built from them
@@ -217,8 +221,8 @@ describe('the vote through visual words', () => {
     expect(second.every((w, j) => w !== words[j])).toBe(true);
 
     const alive = new Uint8Array(40).fill(1);
-    const found = (qSecond: Uint16Array | null) => {
-      const { acc, nAcc } = vote(query, words, qSecond, lists, alive, 64, 50, 0.8, 999);
+    const found = async (qSecond: Uint16Array | null) => {
+      const { acc, nAcc } = await vote(query, words, qSecond, lists, alive, 64, 50, 0.8, 999);
       const pairs = new Set<string>();
       for (let k = 0; k < nAcc; k++) {
         const [slot, j, i] = [acc[k * 3], acc[k * 3 + 1], acc[k * 3 + 2]];
@@ -227,8 +231,8 @@ describe('the vote through visual words', () => {
       }
       return pairs;
     };
-    const own = found(null);
-    const both = found(second);
+    const own = await found(null);
+    const both = await found(second);
     // every reference found in the descriptor's own word is still found, and many more beside it
     for (const j of own) expect(both.has(j)).toBe(true);
     expect(own.size).toBeGreaterThan(200);

@@ -1,9 +1,10 @@
 /**
- * The second core: the server finds half of a photo's ORB pyramid, counts and fits half of its
- * candidates' geometry (and matches half of the references cut out of photos exhaustively), aligns
- * half of the pairs of references that duel, and starts the strongest candidate's detail check in
- * a worker thread (the bundled build/detail-worker.js) while the main thread does the rest. A
- * collector must get the same answer as from one thread, and an answer even when the worker fails.
+ * The second core: the server finds half of a photo's ORB pyramid, searches the posting lists for
+ * half of its descriptors' votes, counts and fits half of its candidates' geometry (and matches
+ * half of the references cut out of photos exhaustively), aligns half of the pairs of references
+ * that duel, and starts the strongest candidate's detail check in a worker thread (the bundled
+ * build/detail-worker.js) while the main thread does the rest. A collector must get the same
+ * answer as from one thread, and an answer even when the worker fails.
  * The worker is bundled here as `npm run build` bundles it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,6 +72,7 @@ describe('the second core', () => {
     const orbsBefore = worker.orbsCompleted;
     const geometryBefore = worker.geometryCompleted;
     const pairsBefore = worker.pairsCompleted;
+    const votesBefore = worker.votesCompleted;
     for (const { name, photo } of photos) {
       // two threads first: the aligned pairs of references are kept for the process, so the pairs that
       // the look-alikes' duels need are aligned here, half of them by the worker (and the next test
@@ -84,6 +86,7 @@ describe('the second core', () => {
     expect(worker.orbsCompleted - orbsBefore).toBe(photos.length + 2);
     expect(worker.geometryCompleted - geometryBefore).toBeGreaterThan(0);
     expect(worker.pairsCompleted - pairsBefore).toBeGreaterThan(0); // the look-alikes' duels
+    expect(worker.votesCompleted - votesBefore).toBe(photos.length + 2); // part of every photo's vote
   });
 
   it('matches the references of pins added from photos in the worker as the main thread does', async () => {

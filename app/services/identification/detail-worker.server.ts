@@ -1,6 +1,9 @@
 // The second core. A photo's match is one chain of work on the main thread, and Node runs it on one
-// core while the other waits. Four parts of it are shared with a worker thread that has its own
+// core while the other waits. Five parts of it are shared with a worker thread that has its own
 // OpenCV:
+//  - the vote of the photo's descriptors through the visual words: the worker searches the posting
+//    lists (in the main thread's shared memory, never written once built) for the last descriptors,
+//    about half of the postings, while the main thread searches them for the first (`vote`);
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
 //    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
 //  - the shortlist's geometry: every other candidate's inliers are counted in the worker
@@ -26,6 +29,7 @@ import { Worker } from "node:worker_threads";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
 import type { OrbParams, OrbResult } from "./features.server";
 import type { Correspondences, PinFit, ReferencePair } from "./geometry.server";
+import type { VoteTask } from "./vocab.server";
 
 /** The file name of the bundled worker, beside the server build. */
 export const DETAIL_WORKER_FILE = "detail-worker.js";
@@ -50,13 +54,15 @@ export type WorkerRequest =
   | { id: number; kind: "quick"; task: QuickTask[] }
   | { id: number; kind: "fit"; task: Correspondences[] }
   | { id: number; kind: "match"; task: MatchTask }
-  | { id: number; kind: "pair"; task: ReferencePair };
+  | { id: number; kind: "pair"; task: ReferencePair }
+  | { id: number; kind: "vote"; task: VoteTask };
 
 export type WorkerReply =
   | { id: number; outcome: DetailOutcome }
   | { id: number; orb: OrbResult }
   | { id: number; geometry: number[] | PinFit[] | number[][] }
   | { id: number; homography: number[] | null }
+  | { id: number; votes: Int32Array }
   | { id: number; error: string };
 
 /** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickInliers`). */
@@ -97,6 +103,8 @@ export class DetailWorker {
   geometryCompleted = 0;
   /** pairs of references the worker has aligned (likewise) */
   pairsCompleted = 0;
+  /** parts of a photo's vote the worker has searched (likewise) */
+  votesCompleted = 0;
 
   constructor(private readonly file: string) {}
 
@@ -134,6 +142,11 @@ export class DetailWorker {
   /** Aligns reference B onto reference A in the worker (`referencePairHomography`); rejects when the worker cannot. */
   pairHomography(task: ReferencePair): Promise<number[] | null> {
     return this.send<number[] | null>((id) => ({ id, kind: "pair", task }));
+  }
+
+  /** Searches the posting lists for part of a photo's descriptors in the worker (`voteRemote`); rejects when the worker cannot. */
+  vote(task: VoteTask): Promise<Int32Array> {
+    return this.send<Int32Array>((id) => ({ id, kind: "vote", task }));
   }
 
   private send<T>(request: (id: number) => WorkerRequest): Promise<T> {
@@ -179,6 +192,9 @@ export class DetailWorker {
       } else if ("homography" in reply) {
         this.pairsCompleted++;
         p.resolve(reply.homography);
+      } else if ("votes" in reply) {
+        this.votesCompleted++;
+        p.resolve(reply.votes);
       } else p.reject(new Error(reply.error));
     });
     w.on("error", (error) => {

@@ -1,4 +1,5 @@
-// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, counts inliers,
+// The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, votes for part
+// of its descriptors, counts inliers,
 // fits homographies and matches descriptors of candidates, aligns pairs of references, and runs
 // detail checks, with an OpenCV of its own. It keeps the last few references it was sent, so that
 // their blurred copies are made once.
@@ -14,7 +15,7 @@ import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
 import { orbPattern } from "./brief.server";
 import { fitPinHomography, quickInliers, referencePairHomography } from "./geometry.server";
-import { ratioMatches } from "./vocab.server";
+import { ratioMatches, voteRemote } from "./vocab.server";
 import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
 
 const KEPT = 4;
@@ -45,6 +46,10 @@ port.on("message", async (request: WorkerRequest) => {
     if (request.kind === "match") {
       const { query, refs: descs, acceptHamming, ratio } = request.task;
       port.postMessage({ id, geometry: descs.map((d) => ratioMatches(query, d, acceptHamming, ratio)) } satisfies WorkerReply);
+      return;
+    }
+    if (request.kind === "vote") {
+      port.postMessage({ id, votes: voteRemote(request.task) } satisfies WorkerReply);
       return;
     }
     if (request.kind === "pair") {

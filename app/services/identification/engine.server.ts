@@ -35,7 +35,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
 import {
   BACKGROUND_STEP,
   decodeLayout,
@@ -544,11 +544,16 @@ export class VisualIndex {
     const { words: qWords, second: qSecond } = vocab.quantizeSoft(qDesc, SECOND_WORD_SLACK);
     // approximate nearest neighbours inside each visual word: per (query descriptor, image) keep best and
     // second-best distance; accepted pairs (absolute + ratio test) are tentative correspondences.
-    const alive = new Uint8Array(this.slots.length);
-    this.slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
-    const { votes, voted, acc, nAcc } = vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN);
+    // the slots as they are now: the vote awaits the worker, and an image removed meanwhile is left out
+    // below (its slot is emptied in place), one added meanwhile is not voted for (a rebuild makes new slots)
+    const slots = this.slots;
+    const alive = new Uint8Array(slots.length);
+    slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
+    const helper = this.detailWorker;
+    const remote = helper ? (task: VoteTask) => helper.vote(task) : undefined;
+    const { votes, voted, acc, nAcc } = await vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN, remote);
     voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
-    const ranked = voted.map((slot) => ({ e: this.slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
+    const ranked = voted.filter((slot) => slots[slot]).map((slot) => ({ e: slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
     const listed = new Map(ranked.slice(0, DEEPER_VOTED).map((r) => [r.slot, r.arr]));
     for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);

@@ -338,6 +338,83 @@ interface VoteKernel {
   queryAt: number;
   out: Int32Array;
   outAt: number;
+  /** where the worker thread's instance finds the lists and its own scratch */
+  remote: RemoteLists;
+}
+
+/**
+ * The posting lists as another thread reads them: the store's memory (shared, and never written once
+ * the lists are built, but for the scratch), where its parts lie, and a second scratch of its own.
+ */
+export interface RemoteLists {
+  /** one per build: a thread keeps its instance for the lists it last voted in */
+  id: number;
+  memory: WebAssembly.Memory;
+  slots: number;
+  slotAt: number;
+  idxAt: number;
+  aliveAt: number;
+  bestAt: number;
+  secAt: number;
+  refAt: number;
+  touchedAt: number;
+  queryAt: number;
+  outAt: number;
+}
+
+let listsBuilt = 0;
+
+/**
+ * A part of a photo's vote for another thread: its descriptors, and for each the two posting ranges
+ * of its words (from, to, from, to; all 0 for a descriptor without a word).
+ */
+export interface VoteTask {
+  lists: RemoteLists;
+  queries: Uint32Array;
+  ranges: Int32Array;
+  max: number;
+  accept: number;
+  ratio: number;
+}
+
+/**
+ * Runs a VoteTask (in the worker thread): for each descriptor in turn, its count of votes and the
+ * votes (slot, descriptor index | distance << 16), all in one array.
+ */
+export function voteRemote(task: VoteTask): Int32Array {
+  const v = remoteVoter(task.lists);
+  const { queries, ranges, max, accept, ratio } = task;
+  const n = ranges.length / 4;
+  let out = new Int32Array(n * 8);
+  let at = 0;
+  for (let j = 0; j < n; j++) {
+    let got = 0;
+    if (ranges[j * 4 + 1] > ranges[j * 4] || ranges[j * 4 + 3] > ranges[j * 4 + 2]) {
+      v.query.set(queries.subarray(j * 8, j * 8 + 8));
+      got = v.voteOne(v.queryAt, ranges[j * 4], ranges[j * 4 + 1], ranges[j * 4 + 2], ranges[j * 4 + 3], max, accept, ratio, v.outAt);
+    }
+    if (at + 1 + got * 2 > out.length) {
+      const grown = new Int32Array(Math.max(out.length * 2, at + 1 + got * 2));
+      grown.set(out.subarray(0, at));
+      out = grown;
+    }
+    out[at++] = got;
+    out.set(v.out.subarray(0, got * 2), at);
+    at += got * 2;
+  }
+  return out.slice(0, at);
+}
+
+let voter: { id: number; voteOne: VoteKernel["voteOne"]; query: Uint32Array; queryAt: number; out: Int32Array; outAt: number } | null = null;
+
+/** This thread's instance of hamming.wat over the lists' memory, set up with the second scratch. */
+function remoteVoter(lists: RemoteLists) {
+  if (voter?.id !== lists.id) {
+    const exports = instantiate<KernelExports>(hammingModule(), lists.memory);
+    exports.setup(0, lists.slotAt, lists.idxAt, lists.bestAt, lists.secAt, lists.refAt, lists.touchedAt, lists.aliveAt);
+    voter = { id: lists.id, voteOne: exports.voteOne, query: new Uint32Array(lists.memory.buffer, lists.queryAt, 8), queryAt: lists.queryAt, out: new Int32Array(lists.memory.buffer, lists.outAt, lists.slots * 2), outAt: lists.outAt };
+  }
+  return voter;
 }
 
 /**
@@ -367,6 +444,21 @@ export function buildPostings(
   const slotAt = store.allocate(filed * 4), idxAt = store.allocate(filed * 2);
   const bestAt = store.allocate(slots * 4), secAt = store.allocate(slots * 4), refAt = store.allocate(slots * 4), touchedAt = store.allocate(slots * 4);
   const aliveAt = store.allocate(slots), queryAt = store.allocate(32), outAt = store.allocate(slots * 8);
+  // the same scratch again for the worker thread, which votes for part of a photo's descriptors (`vote`)
+  const remote: RemoteLists = {
+    id: ++listsBuilt,
+    memory: store.memory,
+    slots,
+    slotAt,
+    idxAt,
+    aliveAt,
+    bestAt: store.allocate(slots * 4),
+    secAt: store.allocate(slots * 4),
+    refAt: store.allocate(slots * 4),
+    touchedAt: store.allocate(slots * 4),
+    queryAt: store.allocate(32),
+    outAt: store.allocate(slots * 8),
+  };
   const buffer = store.memory.buffer;
   const slot = new Int32Array(buffer, slotAt, filed);
   const idx = new Uint16Array(buffer, idxAt, filed);
@@ -419,6 +511,7 @@ export function buildPostings(
     queryAt,
     out: new Int32Array(buffer, outAt, slots * 2),
     outAt,
+    remote,
   };
   return { store, start, slot, idx, wordOf, extra: [], kernel };
 }
@@ -458,8 +551,15 @@ export function postingOf(lists: PostingLists, g: number, slot: number, i: numbe
  * pins are added) are searched here, after them, for each descriptor. Votes are the same as one search
  * over both; among images that a descriptor is the first to vote for, those filed at the build come
  * first (the order that breaks ties of equal votes).
+ *
+ * With `remote` (the worker thread, `voteRemote` there), the lists are searched for the last
+ * descriptors, about half of the postings, on the other core while this thread searches them for the
+ * first, and the votes are then cast here descriptor by descriptor in their order: the same votes,
+ * in the same order, as one thread's. The store's memory is shared and never written once the lists
+ * are built (each thread has its own scratch in it); a rebuild makes a new store. If the worker
+ * fails, its part is searched here.
  */
-export function vote(
+export async function vote(
   qDesc: Uint32Array,
   qWords: Uint16Array,
   qSecond: Uint16Array | null,
@@ -469,7 +569,8 @@ export function vote(
   acceptHamming: number,
   ratio: number,
   margin: number, // bits behind the descriptor's nearest over all images that still vote
-): { votes: Int32Array; voted: number[]; acc: Int32Array; nAcc: number } {
+  remote?: (task: VoteTask) => Promise<Int32Array>,
+): Promise<{ votes: Int32Array; voted: number[]; acc: Int32Array; nAcc: number }> {
   const nSlots = alive.length;
   const qn = qDesc.length / 8;
   const votes = new Int32Array(nSlots);
@@ -505,18 +606,50 @@ export function vote(
     cDist[m++] = d;
     if (d < low) low = d;
   };
-  for (let j = 0; j < qn; j++) {
-    const w0 = qWords[j];
-    if (w0 === NO_WORD) continue;
-    const w1 = qSecond ? qSecond[j] : NO_WORD;
-    kernel.query.set(qDesc.subarray(j * 8, j * 8 + 8));
-    const n = kernel.voteOne(kernel.queryAt, start[w0], start[w0 + 1], w1 === NO_WORD ? 0 : start[w1], w1 === NO_WORD ? 0 : start[w1 + 1], max, accept, ratio, kernel.outAt);
+  const ranges = (j: number): [number, number, number, number] => {
+    const w0 = qWords[j], w1 = qSecond ? qSecond[j] : NO_WORD;
+    if (w0 === NO_WORD) return [0, 0, 0, 0];
+    return [start[w0], start[w0 + 1], w1 === NO_WORD ? 0 : start[w1], w1 === NO_WORD ? 0 : start[w1 + 1]];
+  };
+  /** Descriptor j's votes, given the kernel's `n` (slot, index | distance << 16) pairs from `found[at]`. */
+  const cast = (j: number, found: Int32Array, at: number, n: number) => {
+    const w0 = qWords[j], w1 = qSecond ? qSecond[j] : NO_WORD;
     m = 0;
     low = 999;
-    for (let t = 0; t < n; t++) take(out[t * 2], out[t * 2 + 1] & 0xffff, out[t * 2 + 1] >>> 16);
+    for (let t = 0; t < n; t++) take(found[at + t * 2], found[at + t * 2 + 1] & 0xffff, found[at + t * 2 + 1] >>> 16);
     if (added) added.vote(qDesc, j, [extra[w0], w1 === NO_WORD ? undefined : extra[w1]], alive, max, accept, ratio, take);
     for (let k = 0; k < m; k++) if (cDist[k] <= low + margin) add(cSlot[k], j, cRef[k]);
+  };
+  // with another thread, it searches the lists for the last descriptors, about half of the postings,
+  // while this one searches them for the first: the same votes, cast in the same order
+  let split = qn;
+  let theirs: Promise<Int32Array | null> | null = null;
+  if (remote && qn > 1) {
+    const work = new Float64Array(qn + 1);
+    for (let j = 0; j < qn; j++) {
+      const [a0, b0, a1, b1] = ranges(j);
+      work[j + 1] = work[j] + (b0 - a0) + (b1 - a1);
+    }
+    split = 0;
+    while (split < qn && work[split] < work[qn] / 2) split++;
+    const task = new Int32Array((qn - split) * 4);
+    for (let j = split; j < qn; j++) task.set(ranges(j), (j - split) * 4);
+    theirs = remote({ lists: kernel.remote, queries: qDesc.slice(split * 8, qn * 8), ranges: task, max, accept, ratio }).catch(() => null);
   }
+  const voteHere = (j: number) => {
+    const [a0, b0, a1, b1] = ranges(j);
+    kernel.query.set(qDesc.subarray(j * 8, j * 8 + 8));
+    cast(j, out, 0, kernel.voteOne(kernel.queryAt, a0, b0, a1, b1, max, accept, ratio, kernel.outAt));
+  };
+  for (let j = 0; j < split; j++) if (qWords[j] !== NO_WORD) voteHere(j);
+  const found = theirs ? await theirs : null;
+  if (found) {
+    for (let j = split, at = 0; j < qn; j++) {
+      const n = found[at++];
+      if (qWords[j] !== NO_WORD) cast(j, found, at, n);
+      at += n * 2;
+    }
+  } else for (let j = split; j < qn; j++) if (qWords[j] !== NO_WORD) voteHere(j);
   return { votes, voted, acc, nAcc };
 }
 
