@@ -1,8 +1,9 @@
 /**
- * The motion-blur estimate's mean power spectrum in plain JavaScript, as blur.server.ts computed it
- * before its windowing and power sums moved to `spectrum.wat`: the unit test holds the kernel's
- * doubles to these, bit for bit.
+ * The motion-blur estimate's mean power spectrum with its windowing and power sums in plain
+ * JavaScript, as blur.server.ts computed them before they moved to `spectrum.wat` (the halved photo
+ * is the engine's own, unchanged): the unit test holds the kernel's doubles to these, bit for bit.
  */
+import { halvedPhoto } from '~/services/identification/blur.server';
 import type { CV } from '~/services/identification/opencv.server';
 
 const WIN = 128;
@@ -17,19 +18,7 @@ export function javascriptPowerSpectrum(cv: CV, gray: Uint8Array, width: number,
   const hann = new Float32Array(NN);
   for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) hann[y * N + x] = h1[y] * h1[x];
   const half = new Float32Array(w * h);
-  const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
-  const blocks = new Float64Array(bw * bh);
-  for (let y = 0; y < h; y++) {
-    const r0 = 2 * y * width, r1 = r0 + width;
-    for (let x = 0; x < w; x++) half[y * w + x] = (gray[r0 + 2 * x] + gray[r0 + 2 * x + 1] + gray[r1 + 2 * x] + gray[r1 + 2 * x + 1]) * 0.25;
-    if (y >= bh * STEP) continue;
-    const row = Math.floor(y / STEP) * bw;
-    for (let b = 0; b < bw; b++) {
-      let sum = 0;
-      for (let x = b * STEP, end = x + STEP; x < end; x++) sum += half[y * w + x];
-      blocks[row + b] += sum;
-    }
-  }
+  const { blocks, bw } = halvedPhoto(gray, width, height, half); // unchanged: the windows' part is compared
   const power = new Float64Array(NN);
   const patch = new cv.Mat(N, N, cv.CV_32F);
   const spec = new cv.Mat();

@@ -97,6 +97,29 @@ const median = (v: Float32Array): number => {
 };
 
 /**
+ * The photo halved (2 x 2 means) into `half` ((width >> 1) x (height >> 1) floats), and the sums of
+ * its STEP x STEP blocks, `bw` a row: a window is four blocks, and its mean their sum's (the values
+ * are quarters below 256: every sum is exact, in any order).
+ */
+export function halvedPhoto(gray: Uint8Array, width: number, height: number, half: Float32Array): { blocks: Float64Array; bw: number } {
+  const w = width >> 1, h = height >> 1;
+  const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
+  const blocks = new Float64Array(bw * bh);
+  for (let y = 0; y < h; y++) {
+    const r0 = 2 * y * width, r1 = r0 + width;
+    for (let x = 0; x < w; x++) half[y * w + x] = (gray[r0 + 2 * x] + gray[r0 + 2 * x + 1] + gray[r1 + 2 * x] + gray[r1 + 2 * x + 1]) * 0.25;
+    if (y >= bh * STEP) continue;
+    const row = Math.floor(y / STEP) * bw;
+    for (let b = 0; b < bw; b++) {
+      let sum = 0;
+      for (let x = b * STEP, end = x + STEP; x < end; x++) sum += half[y * w + x];
+      blocks[row + b] += sum;
+    }
+  }
+  return { blocks, bw };
+}
+
+/**
  * The mean power spectrum of a grayscale photo, halved (2 x 2 means), over its overlapping 128 px
  * windows (STEP apart), each less its mean and times the Hann window: N x N doubles, unshifted, and
  * how many windows; null when the halved photo is smaller than a window. The windowing and the sums
@@ -117,22 +140,7 @@ export function powerSpectrum(cv: CV, gray: Uint8Array, width: number, height: n
     new Float32Array(memory.buffer, hannAt, NN).set(spectrumTables().hann);
     hannPlaced = true;
   }
-  // the halved photo, and the sums of its STEP x STEP blocks: a window is four blocks, and its mean
-  // their sum's (the values are quarters below 256: every sum is exact, in any order)
-  const half = new Float32Array(memory.buffer, halfAt, w * h);
-  const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
-  const blocks = new Float64Array(bw * bh);
-  for (let y = 0; y < h; y++) {
-    const r0 = 2 * y * width, r1 = r0 + width;
-    for (let x = 0; x < w; x++) half[y * w + x] = (gray[r0 + 2 * x] + gray[r0 + 2 * x + 1] + gray[r1 + 2 * x] + gray[r1 + 2 * x + 1]) * 0.25;
-    if (y >= bh * STEP) continue;
-    const row = Math.floor(y / STEP) * bw;
-    for (let b = 0; b < bw; b++) {
-      let sum = 0;
-      for (let x = b * STEP, end = x + STEP; x < end; x++) sum += half[y * w + x];
-      blocks[row + b] += sum;
-    }
-  }
+  const { blocks, bw } = halvedPhoto(gray, width, height, new Float32Array(memory.buffer, halfAt, w * h));
   const power = new Float64Array(memory.buffer, powerAt, NN).fill(0);
   const windowed = new Float32Array(memory.buffer, winAt, NN);
   const spectrum = new Float32Array(memory.buffer, specAt, HALF_SPECTRUM * 2);
