@@ -327,28 +327,12 @@ export interface PostingLists {
 }
 
 /**
- * `voteOne` of hamming.wat bound to a store's memory, with its scratch placed there: per slot filed
- * at the build, alive flags (copied in for each photo) and room for one vote each; one descriptor.
+ * Where a thread's vote finds the posting lists in the store's memory (shared, and never written once
+ * the lists are built, but for the scratch): the owners' slots and descriptor indices, the alive
+ * flags, and a scratch of that thread's own (per slot filed at the build: nearest, second nearest,
+ * the nearest's index, the slots touched; one descriptor; room for one vote per slot).
  */
-interface VoteKernel {
-  slots: number;
-  voteOne(q: number, from0: number, to0: number, from1: number, to1: number, max: number, accept: number, ratio: number, out: number): number;
-  alive: Uint8Array;
-  query: Uint32Array;
-  queryAt: number;
-  out: Int32Array;
-  outAt: number;
-  /** where the worker thread's instance finds the lists and its own scratch */
-  remote: RemoteLists;
-}
-
-/**
- * The posting lists as another thread reads them: the store's memory (shared, and never written once
- * the lists are built, but for the scratch), where its parts lie, and a second scratch of its own.
- */
-export interface RemoteLists {
-  /** one per build: a thread keeps its instance for the lists it last voted in */
-  id: number;
+interface VoteLayout {
   memory: WebAssembly.Memory;
   slots: number;
   slotAt: number;
@@ -360,6 +344,56 @@ export interface RemoteLists {
   touchedAt: number;
   queryAt: number;
   outAt: number;
+}
+
+/** The posting lists as the worker thread reads them: a layout with its own scratch. */
+export interface RemoteLists extends VoteLayout {
+  /** one per build: a thread keeps its instance for the lists it last voted in */
+  id: number;
+}
+
+/** `voteOne` of hamming.wat bound to a layout: one descriptor at a time, put in `query`, its votes in `out`. */
+interface BoundVote {
+  voteOne(q: number, from0: number, to0: number, from1: number, to1: number, max: number, accept: number, ratio: number, out: number): number;
+  query: Uint32Array;
+  queryAt: number;
+  out: Int32Array;
+  outAt: number;
+}
+
+/** This thread's vote over the store's memory, for the images filed at the build (slots below `slots`). */
+interface VoteKernel extends BoundVote {
+  slots: number;
+  /** alive flags, copied in for each photo (both threads read them) */
+  alive: Uint8Array;
+  /** where the worker thread's instance finds the lists and its own scratch */
+  remote: RemoteLists;
+}
+
+/** An instance of hamming.wat over the layout's memory, set up with its parts. */
+function bindVote(layout: VoteLayout): BoundVote {
+  const exports = instantiate<KernelExports>(hammingModule(), layout.memory);
+  exports.setup(0, layout.slotAt, layout.idxAt, layout.bestAt, layout.secAt, layout.refAt, layout.touchedAt, layout.aliveAt);
+  const buffer = layout.memory.buffer;
+  return {
+    voteOne: exports.voteOne,
+    query: new Uint32Array(buffer, layout.queryAt, 8),
+    queryAt: layout.queryAt,
+    out: new Int32Array(buffer, layout.outAt, layout.slots * 2),
+    outAt: layout.outAt,
+  };
+}
+
+/** A vote's scratch for `slots` slots, placed in the store's memory. */
+function voteScratch(store: DescriptorChunks, slots: number) {
+  return {
+    bestAt: store.allocate(slots * 4),
+    secAt: store.allocate(slots * 4),
+    refAt: store.allocate(slots * 4),
+    touchedAt: store.allocate(slots * 4),
+    queryAt: store.allocate(32),
+    outAt: store.allocate(slots * 8),
+  };
 }
 
 let listsBuilt = 0;
@@ -405,15 +439,11 @@ export function voteRemote(task: VoteTask): Int32Array {
   return out.slice(0, at);
 }
 
-let voter: { id: number; voteOne: VoteKernel["voteOne"]; query: Uint32Array; queryAt: number; out: Int32Array; outAt: number } | null = null;
+let voter: (BoundVote & { id: number }) | null = null;
 
 /** This thread's instance of hamming.wat over the lists' memory, set up with the second scratch. */
-function remoteVoter(lists: RemoteLists) {
-  if (voter?.id !== lists.id) {
-    const exports = instantiate<KernelExports>(hammingModule(), lists.memory);
-    exports.setup(0, lists.slotAt, lists.idxAt, lists.bestAt, lists.secAt, lists.refAt, lists.touchedAt, lists.aliveAt);
-    voter = { id: lists.id, voteOne: exports.voteOne, query: new Uint32Array(lists.memory.buffer, lists.queryAt, 8), queryAt: lists.queryAt, out: new Int32Array(lists.memory.buffer, lists.outAt, lists.slots * 2), outAt: lists.outAt };
-  }
+function remoteVoter(lists: RemoteLists): BoundVote {
+  if (voter?.id !== lists.id) voter = { id: lists.id, ...bindVote(lists) };
   return voter;
 }
 
@@ -442,23 +472,11 @@ export function buildPostings(
   // the owners and the vote's scratch, after the descriptors in the store's memory
   const slots = owners.reduce((m, o) => Math.max(m, o.slot + 1), 0);
   const slotAt = store.allocate(filed * 4), idxAt = store.allocate(filed * 2);
-  const bestAt = store.allocate(slots * 4), secAt = store.allocate(slots * 4), refAt = store.allocate(slots * 4), touchedAt = store.allocate(slots * 4);
-  const aliveAt = store.allocate(slots), queryAt = store.allocate(32), outAt = store.allocate(slots * 8);
-  // the same scratch again for the worker thread, which votes for part of a photo's descriptors (`vote`)
-  const remote: RemoteLists = {
-    id: ++listsBuilt,
-    memory: store.memory,
-    slots,
-    slotAt,
-    idxAt,
-    aliveAt,
-    bestAt: store.allocate(slots * 4),
-    secAt: store.allocate(slots * 4),
-    refAt: store.allocate(slots * 4),
-    touchedAt: store.allocate(slots * 4),
-    queryAt: store.allocate(32),
-    outAt: store.allocate(slots * 8),
-  };
+  const aliveAt = store.allocate(slots);
+  const lists = { memory: store.memory, slots, slotAt, idxAt, aliveAt };
+  const local: VoteLayout = { ...lists, ...voteScratch(store, slots) };
+  // a scratch of its own for the worker thread, which votes for part of a photo's descriptors (`vote`)
+  const remote: RemoteLists = { id: ++listsBuilt, ...lists, ...voteScratch(store, slots) };
   const buffer = store.memory.buffer;
   const slot = new Int32Array(buffer, slotAt, filed);
   const idx = new Uint16Array(buffer, idxAt, filed);
@@ -501,18 +519,7 @@ export function buildPostings(
       d = where[d];
     }
   }
-  const exports = instantiate<KernelExports>(hammingModule(), store.memory);
-  exports.setup(0, slotAt, idxAt, bestAt, secAt, refAt, touchedAt, aliveAt);
-  const kernel: VoteKernel = {
-    slots,
-    voteOne: exports.voteOne,
-    alive: new Uint8Array(buffer, aliveAt, slots),
-    query: new Uint32Array(buffer, queryAt, 8),
-    queryAt,
-    out: new Int32Array(buffer, outAt, slots * 2),
-    outAt,
-    remote,
-  };
+  const kernel: VoteKernel = { ...bindVote(local), slots, alive: new Uint8Array(buffer, aliveAt, slots), remote };
   return { store, start, slot, idx, wordOf, extra: [], kernel };
 }
 
@@ -606,11 +613,19 @@ export async function vote(
     cDist[m++] = d;
     if (d < low) low = d;
   };
-  const ranges = (j: number): [number, number, number, number] => {
+  // each descriptor's two posting ranges, of its word and its second word: from, to, from, to (all 0
+  // without a word, the second 0, 0 without a second word)
+  const ranges = new Int32Array(qn * 4);
+  for (let j = 0; j < qn; j++) {
     const w0 = qWords[j], w1 = qSecond ? qSecond[j] : NO_WORD;
-    if (w0 === NO_WORD) return [0, 0, 0, 0];
-    return [start[w0], start[w0 + 1], w1 === NO_WORD ? 0 : start[w1], w1 === NO_WORD ? 0 : start[w1 + 1]];
-  };
+    if (w0 === NO_WORD) continue;
+    ranges[j * 4] = start[w0];
+    ranges[j * 4 + 1] = start[w0 + 1];
+    if (w1 !== NO_WORD) {
+      ranges[j * 4 + 2] = start[w1];
+      ranges[j * 4 + 3] = start[w1 + 1];
+    }
+  }
   /** Descriptor j's votes, given the kernel's `n` (slot, index | distance << 16) pairs from `found[at]`. */
   const cast = (j: number, found: Int32Array, at: number, n: number) => {
     const w0 = qWords[j], w1 = qSecond ? qSecond[j] : NO_WORD;
@@ -626,20 +641,15 @@ export async function vote(
   let theirs: Promise<Int32Array | null> | null = null;
   if (remote && qn > 1) {
     const work = new Float64Array(qn + 1);
-    for (let j = 0; j < qn; j++) {
-      const [a0, b0, a1, b1] = ranges(j);
-      work[j + 1] = work[j] + (b0 - a0) + (b1 - a1);
-    }
+    for (let j = 0; j < qn; j++) work[j + 1] = work[j] + (ranges[j * 4 + 1] - ranges[j * 4]) + (ranges[j * 4 + 3] - ranges[j * 4 + 2]);
     split = 0;
     while (split < qn && work[split] < work[qn] / 2) split++;
-    const task = new Int32Array((qn - split) * 4);
-    for (let j = split; j < qn; j++) task.set(ranges(j), (j - split) * 4);
-    theirs = remote({ lists: kernel.remote, queries: qDesc.slice(split * 8, qn * 8), ranges: task, max, accept, ratio }).catch(() => null);
+    theirs = remote({ lists: kernel.remote, queries: qDesc.slice(split * 8, qn * 8), ranges: ranges.slice(split * 4), max, accept, ratio }).catch(() => null);
   }
   const voteHere = (j: number) => {
-    const [a0, b0, a1, b1] = ranges(j);
+    const r = j * 4;
     kernel.query.set(qDesc.subarray(j * 8, j * 8 + 8));
-    cast(j, out, 0, kernel.voteOne(kernel.queryAt, a0, b0, a1, b1, max, accept, ratio, kernel.outAt));
+    cast(j, out, 0, kernel.voteOne(kernel.queryAt, ranges[r], ranges[r + 1], ranges[r + 2], ranges[r + 3], max, accept, ratio, kernel.outAt));
   };
   for (let j = 0; j < split; j++) if (qWords[j] !== NO_WORD) voteHere(j);
   const found = theirs ? await theirs : null;
