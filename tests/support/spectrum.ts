@@ -3,11 +3,10 @@
  * JavaScript, as blur.server.ts computed them before they moved to `spectrum.wat` (the halved photo
  * is the engine's own, unchanged): the unit test holds the kernel's doubles to these, bit for bit.
  */
-import { halvedPhoto } from '~/services/identification/blur.server';
+import { halvedWindows } from '~/services/identification/blur.server';
 import type { CV } from '~/services/identification/opencv.server';
 
 const WIN = 128;
-const STEP = WIN / 2;
 
 export function javascriptPowerSpectrum(cv: CV, gray: Uint8Array, width: number, height: number): { power: Float64Array; count: number } | null {
   const w = width >> 1, h = height >> 1;
@@ -18,31 +17,25 @@ export function javascriptPowerSpectrum(cv: CV, gray: Uint8Array, width: number,
   const hann = new Float32Array(NN);
   for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) hann[y * N + x] = h1[y] * h1[x];
   const half = new Float32Array(w * h);
-  const { blocks, bw } = halvedPhoto(gray, width, height, half); // unchanged: the windows' part is compared
+  const windows = halvedWindows(gray, width, height, half); // unchanged: the windows' arithmetic is compared
   const power = new Float64Array(NN);
   const patch = new cv.Mat(N, N, cv.CV_32F);
   const spec = new cv.Mat();
-  let count = 0;
   try {
-    for (let y0 = 0; y0 + N <= h; y0 += STEP) {
-      for (let x0 = 0; x0 + N <= w; x0 += STEP) {
-        const b = (y0 / STEP) * bw + x0 / STEP;
-        const mean = (blocks[b] + blocks[b + 1] + blocks[b + bw] + blocks[b + bw + 1]) / NN;
-        const p = patch.data32F as Float32Array;
-        for (let y = 0; y < N; y++) {
-          const row = (y0 + y) * w + x0;
-          for (let x = 0; x < N; x++) p[y * N + x] = (half[row + x] - mean) * hann[y * N + x];
-        }
-        cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
-        const s = spec.data32F as Float32Array;
-        for (let i = 0, end = (N / 2 + 1) * N; i < end; i++) power[i] += s[2 * i] * s[2 * i] + s[2 * i + 1] * s[2 * i + 1];
-        count++;
+    for (const { x0, y0, mean } of windows) {
+      const p = patch.data32F as Float32Array;
+      for (let y = 0; y < N; y++) {
+        const row = (y0 + y) * w + x0;
+        for (let x = 0; x < N; x++) p[y * N + x] = (half[row + x] - mean) * hann[y * N + x];
       }
+      cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
+      const s = spec.data32F as Float32Array;
+      for (let i = 0, end = (N / 2 + 1) * N; i < end; i++) power[i] += s[2 * i] * s[2 * i] + s[2 * i + 1] * s[2 * i + 1];
     }
   } finally {
     patch.delete();
     spec.delete();
   }
   for (let y = N / 2 + 1; y < N; y++) for (let x = 0; x < N; x++) power[y * N + x] = power[(N - y) * N + ((N - x) % N)];
-  return { power, count };
+  return { power, count: windows.length };
 }

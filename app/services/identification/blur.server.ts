@@ -98,11 +98,12 @@ const median = (v: Float32Array): number => {
 };
 
 /**
- * The photo halved (2 x 2 means) into `half` ((width >> 1) x (height >> 1) floats), and the sums of
- * its STEP x STEP blocks, `bw` a row: a window is four blocks, and its mean their sum's (the values
- * are quarters below 256: every sum is exact, in any order).
+ * The photo halved (2 x 2 means) into `half` ((width >> 1) x (height >> 1) floats), and its
+ * overlapping 128 px windows, STEP apart, row by row: each one's top left and mean. The means come
+ * from the sums of STEP x STEP blocks, four to a window (the values are quarters below 256: every
+ * sum is exact, in any order).
  */
-export function halvedPhoto(gray: Uint8Array, width: number, height: number, half: Float32Array): { blocks: Float64Array; bw: number } {
+export function halvedWindows(gray: Uint8Array, width: number, height: number, half: Float32Array): { x0: number; y0: number; mean: number }[] {
   const w = width >> 1, h = height >> 1;
   const bw = Math.floor(w / STEP), bh = Math.floor(h / STEP);
   const blocks = new Float64Array(bw * bh);
@@ -117,7 +118,13 @@ export function halvedPhoto(gray: Uint8Array, width: number, height: number, hal
       blocks[row + b] += sum;
     }
   }
-  return { blocks, bw };
+  const windows: { x0: number; y0: number; mean: number }[] = [];
+  for (let y0 = 0; y0 + WIN <= h; y0 += STEP)
+    for (let x0 = 0; x0 + WIN <= w; x0 += STEP) {
+      const b = (y0 / STEP) * bw + x0 / STEP;
+      windows.push({ x0, y0, mean: (blocks[b] + blocks[b + 1] + blocks[b + bw] + blocks[b + bw + 1]) / (WIN * WIN) });
+    }
+  return windows;
 }
 
 /**
@@ -141,26 +148,20 @@ export function powerSpectrum(cv: CV, gray: Uint8Array, width: number, height: n
     new Float32Array(memory.buffer, hannAt, NN).set(spectrumTables().hann);
     hannPlaced = true;
   }
-  const { blocks, bw } = halvedPhoto(gray, width, height, new Float32Array(memory.buffer, halfAt, w * h));
+  const windows = halvedWindows(gray, width, height, new Float32Array(memory.buffer, halfAt, w * h));
   const power = new Float64Array(memory.buffer, powerAt, NN).fill(0);
   const windowed = new Float32Array(memory.buffer, winAt, NN);
   const spectrum = new Float32Array(memory.buffer, specAt, HALF_SPECTRUM * 2);
   const patch = new cv.Mat(N, N, cv.CV_32F);
   const spec = new cv.Mat();
-  let count = 0;
   try {
-    for (let y0 = 0; y0 + N <= h; y0 += STEP) {
-      for (let x0 = 0; x0 + N <= w; x0 += STEP) {
-        const b = (y0 / STEP) * bw + x0 / STEP;
-        const mean = (blocks[b] + blocks[b + 1] + blocks[b + bw] + blocks[b + bw + 1]) / NN;
-        exports.window(halfAt, w, x0, y0, mean, hannAt, winAt);
-        (patch.data32F as Float32Array).set(windowed); // a view of OpenCV's memory, taken after its last allocation
-        cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
-        // the spectrum of a real patch is symmetric about its origin: the rows up to N/2 hold all of it
-        spectrum.set((spec.data32F as Float32Array).subarray(0, HALF_SPECTRUM * 2));
-        exports.accumulate(specAt, powerAt, HALF_SPECTRUM);
-        count++;
-      }
+    for (const { x0, y0, mean } of windows) {
+      exports.window(halfAt, w, x0, y0, mean, hannAt, winAt);
+      (patch.data32F as Float32Array).set(windowed); // a view of OpenCV's memory, taken after its last allocation
+      cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
+      // the spectrum of a real patch is symmetric about its origin: the rows up to N/2 hold all of it
+      spectrum.set((spec.data32F as Float32Array).subarray(0, HALF_SPECTRUM * 2));
+      exports.accumulate(specAt, powerAt, HALF_SPECTRUM);
     }
   } finally {
     patch.delete();
@@ -168,7 +169,7 @@ export function powerSpectrum(cv: CV, gray: Uint8Array, width: number, height: n
   }
   const out = power.slice();
   for (let y = N / 2 + 1; y < N; y++) for (let x = 0; x < N; x++) out[y * N + x] = out[(N - y) * N + ((N - x) % N)];
-  return { power: out, count };
+  return { power: out, count: windows.length };
 }
 
 /**
