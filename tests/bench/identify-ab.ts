@@ -4,7 +4,8 @@
  * runs of the same version ten minutes apart differed by more (156 and 164 ms at the median) than
  * most changes do.
  *
- *   npx tsx tests/bench/identify-ab.ts --db FILE --build before=DIR --build after=DIR [--every N] [--json out.json]
+ *   npx tsx tests/bench/identify-ab.ts --db FILE --build before=DIR --build after=DIR [--env after:KEY=VALUE]
+ *                                      [--every N] [--json out.json]
  *
  * Each DIR is a checkout of the project with its `npm run build` done (a `git worktree` of the
  * version before, beside this one). Every build's server is started, with the flags the server runs
@@ -12,7 +13,9 @@
  * (every Nth with --every) is posted to each server in turn, the first server changing from photo to
  * photo, one request at a time. Reports each build's p50 / p95, and against the first build the
  * median of the photo-by-photo differences and how many answers (identified, pin, similar pins)
- * are the same. Give MALLOC_ARENA_MAX=2 for a 5,000-pin database, as identify.ts does.
+ * are the same, and each server's memory (RSS at the end and its peak). Give MALLOC_ARENA_MAX=2 for
+ * a 5,000-pin database, as identify.ts does. --env name:KEY=VALUE sets a variable for one build's
+ * server only (a build may be named twice, with different settings: --build a=. --build b=.).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
+import { memoryOf } from '../support/process-memory';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
@@ -36,6 +40,16 @@ const builds = args('--build').map((b) => {
   const at = b.indexOf('=');
   return { name: b.slice(0, at), dir: path.resolve(b.slice(at + 1)) };
 });
+const envOf = (name: string): Record<string, string> =>
+  Object.fromEntries(
+    args('--env')
+      .filter((e) => e.startsWith(`${name}:`))
+      .map((e) => {
+        const setting = e.slice(name.length + 1);
+        const at = setting.indexOf('=');
+        return [setting.slice(0, at), setting.slice(at + 1)];
+      }),
+  );
 const every = Math.max(1, Number(args('--every')[0] ?? 1) || 1);
 const jsonOut = args('--json')[0];
 
@@ -81,7 +95,7 @@ async function main() {
       const port = 3900 + k + Math.floor(Math.random() * 1000);
       const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(b.dir, 'app/cli/server.js')], {
         cwd: b.dir,
-        env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret' },
+        env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret', ...envOf(b.name) },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       servers.push({ name: b.name, base: `http://127.0.0.1:${port}`, child, ms: [], answers: [] });
@@ -111,9 +125,10 @@ async function main() {
       p95: Math.round(quantile(s.ms, 0.95) * 10) / 10,
       pairedMedianMs: s === first ? 0 : Math.round(median(s.ms.map((m, i) => m - first.ms[i])) * 10) / 10,
       sameAnswers: s.answers.filter((a, i) => a === first.answers[i]).length,
+      memory: memoryOf(s.child.pid as number),
     }));
     console.log(`\nPhoto by photo (${photos.length} photos, against ${first.name})`);
-    for (const r of report) console.log(`  ${r.build.padEnd(12)} p50 ${r.p50} ms   p95 ${r.p95} ms   paired ${r.pairedMedianMs} ms   same answers ${r.sameAnswers}/${photos.length}`);
+    for (const r of report) console.log(`  ${r.build.padEnd(12)} p50 ${r.p50} ms   p95 ${r.p95} ms   paired ${r.pairedMedianMs} ms   same answers ${r.sameAnswers}/${photos.length}   memory ${r.memory?.rssMb ?? '?'} MB, peak ${r.memory?.peakMb ?? '?'} MB`);
     if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ photos: photos.length, report, ms: Object.fromEntries(servers.map((s) => [s.name, s.ms])) }, null, 2));
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');

@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
+import { memoryOf } from '../support/process-memory';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
@@ -153,16 +154,6 @@ function runImport(csv: string, env: NodeJS.ProcessEnv) {
   for (const l of summary.slice(-12)) console.log(`  ${l}`);
   if (res.status !== 0) throw new Error(`catalogue import failed (exit ${res.status})`);
   return (performance.now() - started) / 1000;
-}
-
-function memoryOf(pid: number): { rssMb: number; peakMb: number } | null {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
-  } catch {
-    return null;
-  }
 }
 
 async function waitForServer(base: string, child: ChildProcess) {
