@@ -52,12 +52,19 @@ const MAX_FALSE = num('max-false');
 const KEEP = args.includes('--keep');
 const FROM_DB = opt('from-db');
 /**
- * A grown catalogue's server is started as "Running it yourself" advises for a large catalogue (and
- * the Dockerfile does): with glibc's memory pools limited to two, unless the caller sets their number.
- * The catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Figures").
+ * A grown catalogue's server is started as "Running it yourself" advises for a large catalogue: with
+ * glibc's memory pools limited to two (as the Dockerfile does) and OpenCV loaded lean
+ * (IDENTIFY_LEAN_OPENCV=on), unless the caller sets them. The catalogue of the benchmark alone is
+ * served with the defaults, which are faster (README, "Figures").
  */
-const serverMemoryEnv: { MALLOC_ARENA_MAX?: string } = DISTRACTORS && process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {};
-/** The server's number of glibc pools (null: glibc's default). */
+const serverMemoryEnv: { MALLOC_ARENA_MAX?: string; IDENTIFY_LEAN_OPENCV?: string } = DISTRACTORS
+  ? {
+      ...(process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {}),
+      ...(process.env.IDENTIFY_LEAN_OPENCV == null ? { IDENTIFY_LEAN_OPENCV: 'on' } : {}),
+    }
+  : {};
+/** OpenCV loaded lean in the server (IDENTIFY_LEAN_OPENCV=on). */
+const LEAN_OPENCV = (process.env.IDENTIFY_LEAN_OPENCV ?? serverMemoryEnv.IDENTIFY_LEAN_OPENCV) === 'on';
 const MALLOC_ARENAS = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null;
 
 interface TruthRow {
@@ -272,7 +279,7 @@ async function main() {
       top4Family: pct(fam.filter((r) => r.top4).length, fam.length),
       errors: results.filter((r) => r.status !== 200).length,
       latencyMs: { p50: Math.round(quantile(sorted, 0.5)), p95: Math.round(quantile(sorted, 0.95)), max: Math.round(sorted[sorted.length - 1] ?? 0) },
-      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS },
+      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS, leanOpenCV: LEAN_OPENCV },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
     };
 
@@ -285,7 +292,7 @@ async function main() {
     console.log(`  false matches        ${report.falseMatch}%   novel ${report.falseMatchNovel}%   near-duplicate ${report.falseMatchNearDuplicate}%`);
     console.log(`  errors               ${report.errors}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
-    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"})`);
+    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"}${LEAN_OPENCV ? ', IDENTIFY_LEAN_OPENCV=on' : ''})`);
     if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ ...report, results }, null, 2));
 
     const failures: string[] = [];
