@@ -57,15 +57,16 @@ const FROM_DB = opt('from-db');
  * (IDENTIFY_LEAN_OPENCV=on), unless the caller sets them. The catalogue of the benchmark alone is
  * served with the defaults, which are faster (README, "Figures").
  */
-const serverMemoryEnv: { MALLOC_ARENA_MAX?: string; IDENTIFY_LEAN_OPENCV?: string } = DISTRACTORS
-  ? {
-      ...(process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {}),
-      ...(process.env.IDENTIFY_LEAN_OPENCV == null ? { IDENTIFY_LEAN_OPENCV: 'on' } : {}),
-    }
+const GROWN_CATALOGUE_ENV = { MALLOC_ARENA_MAX: '2', IDENTIFY_LEAN_OPENCV: 'on' };
+const serverMemoryEnv: Record<string, string> = DISTRACTORS
+  ? Object.fromEntries(Object.entries(GROWN_CATALOGUE_ENV).filter(([key]) => process.env[key] == null))
   : {};
+/** The server's settings of the two, as it is started with them. */
+const serverSettings: NodeJS.ProcessEnv = { ...process.env, ...serverMemoryEnv };
+/** The server's number of glibc pools (null: glibc's default). */
+const MALLOC_ARENAS = serverSettings.MALLOC_ARENA_MAX ?? null;
 /** OpenCV loaded lean in the server (IDENTIFY_LEAN_OPENCV=on). */
-const LEAN_OPENCV = (process.env.IDENTIFY_LEAN_OPENCV ?? serverMemoryEnv.IDENTIFY_LEAN_OPENCV) === 'on';
-const MALLOC_ARENAS = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null;
+const LEAN_OPENCV = serverSettings.IDENTIFY_LEAN_OPENCV === 'on';
 
 interface TruthRow {
   query: string;
