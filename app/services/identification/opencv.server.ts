@@ -10,7 +10,7 @@
 // worker. `splitOpenCV` cuts the binary out of the text before it is compiled: the glue left
 // (135 KB) is compiled alone and the binary, decoded once, is instantiated through the module's
 // `instantiateWasm` hook and not kept. The same code runs, and the answers are the same; the server
-// held about 60 MB less, but answered photos about 8-13 ms slower (photo by photo, both ways of
+// held about 60 MB less, but answered photos about 10-13 ms slower (photo by photo, both ways of
 // loading side by side), for a reason not found yet. So it is a setting for a large catalogue on a
 // small machine (README, "Running it yourself"), off by default.
 import { readFileSync } from "node:fs";
