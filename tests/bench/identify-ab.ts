@@ -13,7 +13,8 @@
  * (every Nth with --every) is posted to each server in turn, the first server changing from photo to
  * photo, one request at a time. Reports each build's p50 / p95, and against the first build the
  * median of the photo-by-photo differences and how many answers (identified, pin, similar pins)
- * are the same, and each server's memory (RSS at the end and its peak). Give MALLOC_ARENA_MAX=2 for
+ * are the same, each server's CPU time a photo (all its threads; unlike latency, the work of the
+ * other server meanwhile does not count) and its memory (RSS at the end and its peak). Give MALLOC_ARENA_MAX=2 for
  * a 5,000-pin database, as identify.ts does. --env name:KEY=VALUE sets a variable for one build's
  * server only (a build may be named twice, with different settings: --build a=. --build b=.).
  */
@@ -25,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
-import { memoryOf } from '../support/process-memory';
+import { cpuMsOf, memoryOf } from '../support/process-usage';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
@@ -59,6 +60,8 @@ interface Server {
   child: ChildProcess;
   ms: number[];
   answers: string[];
+  /** the server's CPU time (ms) when the measured photos began */
+  cpuAtStart: number;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -98,7 +101,7 @@ async function main() {
         env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret', ...envOf(b.name) },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
-      servers.push({ name: b.name, base: `http://127.0.0.1:${port}`, child, ms: [], answers: [] });
+      servers.push({ name: b.name, base: `http://127.0.0.1:${port}`, child, ms: [], answers: [], cpuAtStart: 0 });
     }
     for (const s of servers) await waitFor(s.base, s.child);
     const post = async (s: Server, file: string) => {
@@ -109,6 +112,7 @@ async function main() {
       return { ms: performance.now() - t0, answer: JSON.stringify([res.status, a.identified, a.pin?.id ?? null, (a.similarPins ?? []).map((p) => p.pin.id)]) };
     };
     for (const s of servers) for (const file of photos.slice(0, 3)) await post(s, file); // warm-up
+    for (const s of servers) s.cpuAtStart = cpuMsOf(s.child.pid as number) ?? 0;
     for (const [k, file] of photos.entries()) {
       for (let j = 0; j < servers.length; j++) {
         const s = servers[(j + k) % servers.length];
@@ -125,10 +129,11 @@ async function main() {
       p95: Math.round(quantile(s.ms, 0.95) * 10) / 10,
       pairedMedianMs: s === first ? 0 : Math.round(median(s.ms.map((m, i) => m - first.ms[i])) * 10) / 10,
       sameAnswers: s.answers.filter((a, i) => a === first.answers[i]).length,
+      cpuMsPerPhoto: Math.round((((cpuMsOf(s.child.pid as number) ?? NaN) - s.cpuAtStart) / photos.length) * 10) / 10,
       memory: memoryOf(s.child.pid as number),
     }));
     console.log(`\nPhoto by photo (${photos.length} photos, against ${first.name})`);
-    for (const r of report) console.log(`  ${r.build.padEnd(12)} p50 ${r.p50} ms   p95 ${r.p95} ms   paired ${r.pairedMedianMs} ms   same answers ${r.sameAnswers}/${photos.length}   memory ${r.memory?.rssMb ?? '?'} MB, peak ${r.memory?.peakMb ?? '?'} MB`);
+    for (const r of report) console.log(`  ${r.build.padEnd(12)} p50 ${r.p50} ms   p95 ${r.p95} ms   paired ${r.pairedMedianMs} ms   CPU ${r.cpuMsPerPhoto} ms a photo   same answers ${r.sameAnswers}/${photos.length}   memory ${r.memory?.rssMb ?? '?'} MB, peak ${r.memory?.peakMb ?? '?'} MB`);
     if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ photos: photos.length, report, ms: Object.fromEntries(servers.map((s) => [s.name, s.ms])) }, null, 2));
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');

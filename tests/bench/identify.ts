@@ -13,7 +13,8 @@
  * 3. posts every query photo of truth.csv to POST /api/identify as a data URL, one at a time;
  * 4. reports top-1 on known pins (identified with the right pin), top-4 recall (the right pin
  *    among pin + similarPins), the false-match rate of unknown pins (identified: true) split
- *    novel / near-duplicate, family vs single pins, latency p50/p95/max and the server's memory.
+ *    novel / near-duplicate, family vs single pins, latency p50/p95/max, the server's CPU time a query
+ *    and its memory.
  * --limit N takes a deterministic stratified slice of the queries (same share of every kind).
  * --keep keeps the temporary directory and its database; --from-db FILE starts from a copy of such
  * a database instead of importing again (give --distractors as when it was imported, for the
@@ -31,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
-import { memoryOf } from '../support/process-memory';
+import { cpuMsOf, memoryOf } from '../support/process-usage';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
@@ -232,6 +233,7 @@ async function main() {
     await post(path.join(benchDir, truth[0].query));
     const readySeconds = (performance.now() - serverStarted) / 1000;
     const memAfterLoad = memoryOf(child.pid!);
+    const cpuAtStart = cpuMsOf(child.pid!);
 
     const latencies: number[] = [];
     const results: { query: string; kind: string; family: boolean; expected: string; status: number; identified: boolean; name: string | null; top4: boolean; ms: number }[] = [];
@@ -254,6 +256,7 @@ async function main() {
       if (++i % 50 === 0) console.log(`  ${i}/${truth.length} queries`);
     }
     const mem = memoryOf(child.pid!);
+    const cpuAtEnd = cpuMsOf(child.pid!);
 
     const known = results.filter((r) => r.kind === 'known');
     const top1 = (list: typeof results) => list.filter((r) => r.identified && r.name === r.expected).length;
@@ -280,6 +283,7 @@ async function main() {
       top4Family: pct(fam.filter((r) => r.top4).length, fam.length),
       errors: results.filter((r) => r.status !== 200).length,
       latencyMs: { p50: Math.round(quantile(sorted, 0.5)), p95: Math.round(quantile(sorted, 0.95)), max: Math.round(sorted[sorted.length - 1] ?? 0) },
+      serverCpuMsPerQuery: cpuAtStart != null && cpuAtEnd != null ? Math.round(((cpuAtEnd - cpuAtStart) / results.length) * 10) / 10 : null,
       serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS, leanOpenCV: LEAN_OPENCV },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
     };
@@ -293,6 +297,7 @@ async function main() {
     console.log(`  false matches        ${report.falseMatch}%   novel ${report.falseMatchNovel}%   near-duplicate ${report.falseMatchNearDuplicate}%`);
     console.log(`  errors               ${report.errors}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
+    console.log(`  server CPU           ${report.serverCpuMsPerQuery ?? '?'} ms a query (all its threads)`);
     console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"}${LEAN_OPENCV ? ', IDENTIFY_LEAN_OPENCV=on' : ''})`);
     if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ ...report, results }, null, 2));
 
