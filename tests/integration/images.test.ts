@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { db } from '~/db/index.server';
@@ -88,6 +88,26 @@ describe('image store', () => {
     storeImageLater(id, bytes);
     await imageWritesSettled();
     expect((await db().select().from(imageVariants).where(eq(imageVariants.imageId, id))).length).toBe(2);
+  });
+
+  it('keeps a background photo that needs no normalising byte for byte (a camera capture), and re-encodes one with metadata or an orientation to apply', async () => {
+    const clean = await photo(1280, 960);
+    const tagged = await photo(1280, 960, { exif: true });
+    const turned = await photo(1280, 960, { orientation: 6 });
+    const ids = ['11111111111111111111111111111111', '22222222222222222222222222222222', '33333333333333333333333333333333'];
+    storeImageLater(ids[0], clean);
+    storeImageLater(ids[1], tagged);
+    storeImageLater(ids[2], turned);
+    await imageWritesSettled();
+    const rows = await db().select().from(images).where(inArray(images.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(ids[0])!.bytes.equals(clean)).toBe(true);
+    expect([byId.get(ids[0])!.width, byId.get(ids[0])!.height]).toEqual([1280, 960]);
+    // the EXIF is stripped, and the turned photo is stored upright
+    expect(byId.get(ids[1])!.bytes.equals(tagged)).toBe(false);
+    expect(byId.get(ids[1])!.bytes.includes(Buffer.from('secret-owner'))).toBe(false);
+    expect((await sharp(byId.get(ids[1])!.bytes).metadata()).exif).toBeUndefined();
+    expect([byId.get(ids[2])!.width, byId.get(ids[2])!.height]).toEqual([960, 1280]);
   });
 
   it('keeps the colours of a pin image\'s fine detail in the master that identification works from (no chroma subsampling)', async () => {
