@@ -222,13 +222,18 @@ async function keptAsUploaded(bytes: Buffer): Promise<NormalisedImage | null> {
   return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 32), master: bytes, width: meta.width, height: meta.height };
 }
 
+/** The master an identification photo is stored as (`storeImageLater`). */
+export async function photoMaster(bytes: Buffer): Promise<NormalisedImage> {
+  return (await keptAsUploaded(bytes)) ?? (await normaliseImage(bytes, { fast: true }));
+}
+
 export function storeImageLater(id: string, bytes: Buffer): void {
   if (pendingWrites.has(id)) return;
   const write = (async () => {
     try {
       const stored = await db().select({ id: images.id }).from(images).where(eq(images.id, id)).get();
       if (stored) return;
-      const master = (await keptAsUploaded(bytes)) ?? (await normaliseImage(bytes, { fast: true }));
+      const master = await photoMaster(bytes);
       await transaction((tx) => savePreparedImage(tx, { ...master, id, variants: [] }));
     } catch (error) {
       console.error(`[images] image ${id} could not be stored:`, error instanceof Error ? error.message : error);

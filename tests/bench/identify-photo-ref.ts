@@ -6,7 +6,7 @@
  *
  * Of the benchmark's single (non-family) pins with two photos, every fifth (at most N, default 60) gets
  * its first photo as its only reference, stored as the image store keeps an identification photo
- * (`normaliseImage`, as its master); every other pin keeps its catalogue shot. Reports how many of
+ * (`photoMaster`: as it came when it needs no normalising, else re-encoded); every other pin keeps its catalogue shot. Reports how many of
  * those pins are named on their second photo, how many other pins' photos (every fourth) are still
  * named right or are taken by a photo reference, and the false matches on the 100 photos of pins not
  * in the catalogue.
@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
-import { normaliseImage } from "../../app/services/images.server";
+import { photoMaster } from "../../app/services/images.server";
 import { extractFeatures, VisualIndex } from "../../app/services/identification/engine.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   for (const row of catalogue) {
     const photos = chosen.get(row.name);
     const refs = photos
-      ? [[`photo:${row.name}`, (await normaliseImage(readFileSync(join(benchDir, photos[0])), { fast: true })).master] as const]
+      ? [[`photo:${row.name}`, (await photoMaster(readFileSync(join(benchDir, photos[0])))).master] as const]
       : row.images.split("|").map((p) => [p, readFileSync(join(benchDir, p))] as const);
     for (const [id, bytes] of refs) {
       stored.set(id, bytes);
