@@ -54,20 +54,17 @@ const KEEP = args.includes('--keep');
 const FROM_DB = opt('from-db');
 /**
  * A grown catalogue's server is started as "Running it yourself" advises for a large catalogue: with
- * glibc's memory pools limited to two (as the Dockerfile does) and OpenCV loaded lean
- * (IDENTIFY_LEAN_OPENCV=on), unless the caller sets them. The catalogue of the benchmark alone is
- * served with the defaults, which are faster (README, "Figures").
+ * glibc's memory pools limited to two (as the Dockerfile does), unless the caller sets it. The
+ * catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Figures").
  */
-const GROWN_CATALOGUE_ENV = { MALLOC_ARENA_MAX: '2', IDENTIFY_LEAN_OPENCV: 'on' };
+const GROWN_CATALOGUE_ENV = { MALLOC_ARENA_MAX: '2' };
 const serverMemoryEnv: Record<string, string> = DISTRACTORS
   ? Object.fromEntries(Object.entries(GROWN_CATALOGUE_ENV).filter(([key]) => process.env[key] == null))
   : {};
-/** The server's settings of the two, as it is started with them. */
+/** The server's settings, as it is started with them. */
 const serverSettings: NodeJS.ProcessEnv = { ...process.env, ...serverMemoryEnv };
 /** The server's number of glibc pools (null: glibc's default). */
 const MALLOC_ARENAS = serverSettings.MALLOC_ARENA_MAX ?? null;
-/** OpenCV loaded lean in the server (IDENTIFY_LEAN_OPENCV=on). */
-const LEAN_OPENCV = serverSettings.IDENTIFY_LEAN_OPENCV === 'on';
 
 interface TruthRow {
   query: string;
@@ -284,7 +281,7 @@ async function main() {
       errors: results.filter((r) => r.status !== 200).length,
       latencyMs: { p50: Math.round(quantile(sorted, 0.5)), p95: Math.round(quantile(sorted, 0.95)), max: Math.round(sorted[sorted.length - 1] ?? 0) },
       serverCpuMsPerQuery: cpuAtStart != null && cpuAtEnd != null ? Math.round(((cpuAtEnd - cpuAtStart) / results.length) * 10) / 10 : null,
-      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS, leanOpenCV: LEAN_OPENCV },
+      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
     };
 
@@ -298,7 +295,7 @@ async function main() {
     console.log(`  errors               ${report.errors}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
     console.log(`  server CPU           ${report.serverCpuMsPerQuery ?? '?'} ms a query (all its threads)`);
-    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"}${LEAN_OPENCV ? ', IDENTIFY_LEAN_OPENCV=on' : ''})`);
+    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"})`);
     if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ ...report, results }, null, 2));
 
     const failures: string[] = [];

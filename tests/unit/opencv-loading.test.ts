@@ -1,9 +1,10 @@
 /**
- * IDENTIFY_LEAN_OPENCV=on loads OpenCV from the package's file cut in two (`splitOpenCV`): its
- * WebAssembly binary, decoded from the base64 string the file embeds, and the JavaScript around it.
- * The cut must find the binary in the installed release (a release laid out otherwise would fall back
- * to the package's own loader, and the setting would save nothing), and the OpenCV it loads must be
- * the same: the same ORB keypoints and descriptors as the package's loader gives, on the same image.
+ * OpenCV is loaded from the package's file cut in two (`splitOpenCV`): its WebAssembly binary,
+ * decoded from the base64 string the file embeds, and the JavaScript around it. The cut must find
+ * the binary in the installed release (a release laid out otherwise would fall back to the
+ * package's own loader, and the server would keep about 22 MB more in each thread), and the OpenCV
+ * it loads must be the same: the same ORB keypoints and descriptors as the package's loader gives,
+ * on the same image.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -59,18 +60,13 @@ describe('OpenCV loaded from its file cut in two', () => {
   });
 
   it('gives the same ORB keypoints and descriptors as the package loader', async () => {
-    process.env.IDENTIFY_LEAN_OPENCV = 'on';
-    try {
-      const opencv = await import('~/services/identification/opencv.server');
-      const split = await opencv.getCV();
-      expect(opencv.openCVLoading).toBe('split');
-      const packaged = await (require('@opencvjs/node') as { loadOpenCV: () => Promise<CV> }).loadOpenCV();
-      expect(packaged).not.toBe(split);
-      const a = orbOn(split), b = orbOn(packaged);
-      expect(a.points.length).toBeGreaterThan(100);
-      expect(a).toEqual(b);
-    } finally {
-      delete process.env.IDENTIFY_LEAN_OPENCV;
-    }
+    const opencv = await import('~/services/identification/opencv.server');
+    const split = await opencv.getCV();
+    expect(opencv.openCVLoading).toBe('split');
+    const packaged = await (require('@opencvjs/node') as { loadOpenCV: () => Promise<CV> }).loadOpenCV();
+    expect(packaged).not.toBe(split);
+    const a = orbOn(split), b = orbOn(packaged);
+    expect(a.points.length).toBeGreaterThan(100);
+    expect(a).toEqual(b);
   }, 60_000);
 });

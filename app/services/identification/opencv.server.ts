@@ -4,15 +4,17 @@
 // Loaded through require: the package is CommonJS, and its loader is a plain function that returns
 // a promise of the module (the module itself is not "thenable", so awaiting it settles).
 //
-// IDENTIFY_LEAN_OPENCV=on loads it leaner. The package ships its WebAssembly inside its JavaScript,
-// as an 11 MB base64 string, and V8 keeps that text twice in every thread that loads it (the
-// script's source, and the string literal): about 22 MB of heap in the main thread and in the
-// worker. `splitOpenCV` cuts the binary out of the text before it is compiled: the glue left
-// (135 KB) is compiled alone and the binary, decoded once, is instantiated through the module's
-// `instantiateWasm` hook and not kept. The same code runs, and the answers are the same; the server
-// held about 60 MB less, but answered photos about 10-13 ms slower (photo by photo, both ways of
-// loading side by side), for a reason not found yet. So it is a setting for a large catalogue on a
-// small machine (README, "Running it yourself"), off by default.
+// It is loaded lean. The package ships its WebAssembly inside its JavaScript, as an 11 MB base64
+// string, and V8 keeps that text twice in every thread that loads it (the script's source, and the
+// string literal): about 22 MB of heap in the main thread and in the worker. `splitOpenCV` cuts the
+// binary out of the text before it is compiled: the glue left (135 KB) is compiled alone and the
+// binary, decoded once, is instantiated through the module's `instantiateWasm` hook and not kept.
+// The same code runs, and the answers are the same. A file laid out otherwise (no embedded binary)
+// is loaded by the package's own loader. Those 22 MB a thread also counted as live heap when V8
+// sized the room it leaves before its next full collection (`--heap-growing-percent`,
+// `app/cli/server-flags.js`): without them the server collected more often and photos took 10-13 ms
+// longer, until the flag gave that room back. With both, the server peaks 50-90 MB lower at the
+// same CPU a photo (README, "Figures").
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -67,7 +69,7 @@ function loadSplit(require: NodeRequire): Promise<CV> | null {
   return Promise.race([ready, failed]);
 }
 
-/** How this thread's OpenCV was loaded: "split" (IDENTIFY_LEAN_OPENCV=on) or "package" (its own loader). */
+/** How this thread's OpenCV was loaded: "split" (`splitOpenCV`) or "package" (its own loader, for a file that cannot be split). */
 export let openCVLoading: "split" | "package" | null = null;
 
 let cvPromise: Promise<CV> | null = null;
@@ -76,7 +78,7 @@ let cvPromise: Promise<CV> | null = null;
 export function getCV(): Promise<CV> {
   if (!cvPromise) {
     const require = createRequire(import.meta.url);
-    const split = process.env.IDENTIFY_LEAN_OPENCV === "on" ? loadSplit(require) : null;
+    const split = loadSplit(require);
     openCVLoading = split ? "split" : "package";
     cvPromise = split ?? (require("@opencvjs/node") as { loadOpenCV: () => Promise<CV> }).loadOpenCV();
   }
