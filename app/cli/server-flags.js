@@ -11,7 +11,7 @@
  * freeing 1-4 MB of a 53 MB heap, 12-14 ms of the main thread a photo. 60 (room for 1.6 times) gave
  * one every five photos: p50 -11 ms at 300 pins. Since OpenCV is loaded lean (opencv.server.ts),
  * 22 MB of its package's text no longer count as live heap in each thread, and at 60 the room left
- * shrank with them: photos took 10-13 ms longer. 100 gives the room back, for about 50 MB less memory
+ * shrank with them: photos took 10-13 ms longer. 100 gives the room back, for about 40-50 MB less memory
  * than the package's loading at 60 and about the same CPU a photo (README, "Figures"); 150 was a few
  * ms faster but peaked 23 MB higher at 5,000 pins.
  */

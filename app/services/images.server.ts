@@ -192,16 +192,6 @@ export async function savePreparedImage(tx: Db, image: PreparedImage): Promise<S
  */
 const pendingWrites = new Map<string, Promise<void>>();
 
-/**
- * Stores an uploaded image in the background under an id the caller chose (an identification's
- * photo, after its answer). The id is known at once, so it can be recorded and answered while the
- * image is still being encoded; readers of it (the image route, the pin forms that reference it,
- * feature extraction) wait for the write. It is kept as its master only, encoded with plain
- * libjpeg: its variants are rendered when first asked for (`getImageVariant`), since most such
- * photos are never looked at again (the four variants took about 31 ms to encode, the master 6).
- * A photo that needs no normalising is kept as it came (`keptAsUploaded`).
- * A failure is logged: the record that names the image stays, without its picture.
- */
 /** Above this many bytes a pixel an upload is re-encoded even when it could be kept (quality 88 is smaller). */
 const KEPT_MAX_BYTES_PER_PIXEL = 0.5;
 
@@ -209,7 +199,7 @@ const KEPT_MAX_BYTES_PER_PIXEL = 0.5;
  * A photo that is already what `normaliseImage` would make of it, kept byte for byte: a JPEG in
  * sRGB, no larger than a master, with nothing to rotate and nothing to strip (no EXIF, where a
  * phone writes its position, no ICC profile, XMP or IPTC). The identifier's camera capture (a
- * canvas's JPEG) is such a photo. It saves a decode and an encode, about 11 ms of CPU a photo
+ * canvas's JPEG) is such a photo. It saves a decode and an encode, about 9 ms of CPU a photo
  * taken from the next photo's identification, and the loss of a second JPEG generation. Only the
  * header is read; the bytes were decoded by the matcher before they are stored.
  */
@@ -227,6 +217,16 @@ export async function photoMaster(bytes: Buffer): Promise<NormalisedImage> {
   return (await keptAsUploaded(bytes)) ?? (await normaliseImage(bytes, { fast: true }));
 }
 
+/**
+ * Stores an uploaded image in the background under an id the caller chose (an identification's
+ * photo, after its answer). The id is known at once, so it can be recorded and answered while the
+ * image is still being encoded; readers of it (the image route, the pin forms that reference it,
+ * feature extraction) wait for the write. It is kept as its master only, encoded with plain
+ * libjpeg: its variants are rendered when first asked for (`getImageVariant`), since most such
+ * photos are never looked at again (the four variants took about 31 ms to encode, the master 6).
+ * A photo that needs no normalising is kept as it came (`keptAsUploaded`).
+ * A failure is logged: the record that names the image stays, without its picture.
+ */
 export function storeImageLater(id: string, bytes: Buffer): void {
   if (pendingWrites.has(id)) return;
   const write = (async () => {

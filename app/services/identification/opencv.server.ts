@@ -13,8 +13,8 @@
 // is loaded by the package's own loader. Those 22 MB a thread also counted as live heap when V8
 // sized the room it leaves before its next full collection (`--heap-growing-percent`,
 // `app/cli/server-flags.js`): without them the server collected more often and photos took 10-13 ms
-// longer, until the flag gave that room back. With both, the server peaks 50-90 MB lower at the
-// same CPU a photo (README, "Figures").
+// longer, until the flag gave that room back. With both, the server peaks about 40-50 MB lower at
+// about the same CPU a photo (README, "Figures").
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
