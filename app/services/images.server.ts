@@ -204,7 +204,6 @@ const KEPT_MAX_BYTES_PER_PIXEL = 0.5;
  * header is read; the bytes were decoded by the matcher before they are stored.
  */
 async function keptAsUploaded(bytes: Buffer): Promise<NormalisedImage | null> {
-  if (sniffImageType(bytes) !== 'jpeg') return null;
   const meta = await sharp(bytes).metadata().catch(() => null);
   if (!meta?.width || !meta.height || meta.format !== 'jpeg' || meta.space !== 'srgb' || meta.channels !== 3) return null;
   if (meta.exif || meta.icc || meta.xmp || meta.iptc || (meta.orientation ?? 1) !== 1) return null;

@@ -57,14 +57,9 @@ const FROM_DB = opt('from-db');
  * glibc's memory pools limited to two (as the Dockerfile does), unless the caller sets it. The
  * catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Figures").
  */
-const GROWN_CATALOGUE_ENV = { MALLOC_ARENA_MAX: '2' };
-const serverMemoryEnv: Record<string, string> = DISTRACTORS
-  ? Object.fromEntries(Object.entries(GROWN_CATALOGUE_ENV).filter(([key]) => process.env[key] == null))
-  : {};
-/** The server's settings, as it is started with them. */
-const serverSettings: NodeJS.ProcessEnv = { ...process.env, ...serverMemoryEnv };
+const serverMemoryEnv: { MALLOC_ARENA_MAX?: string } = DISTRACTORS && process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {};
 /** The server's number of glibc pools (null: glibc's default). */
-const MALLOC_ARENAS = serverSettings.MALLOC_ARENA_MAX ?? null;
+const MALLOC_ARENAS = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null;
 
 interface TruthRow {
   query: string;
