@@ -17,7 +17,9 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).not.toHaveURL(/\/api\/login/);
+  // Checking the password is meant to be slow (scrypt), and beside the server's other work on two
+  // busy cores the redirect has taken longer than the default 7 s wait.
+  await expect(page).not.toHaveURL(/\/api\/login/, { timeout: 15_000 });
 }
 
 /**
