@@ -44,6 +44,12 @@ async function blot(picture: Buffer, cx: number, cy: number, rx: number, ry: num
   return sharp(picture).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 92 }).toBuffer();
 }
 
+/** The picture (512 px) with a square of it (side `size`, top left x, y) out of focus: a patch of the pin a phone blurred. */
+async function defocused(picture: Buffer, x: number, y: number, size: number): Promise<Buffer> {
+  const patch = await sharp(picture).extract({ left: x, top: y, width: size, height: size }).blur(12).toBuffer();
+  return sharp(picture).composite([{ input: patch, left: x, top: y }]).jpeg({ quality: 92 }).toBuffer();
+}
+
 beforeAll(async () => {
   index = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
   await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
@@ -198,6 +204,16 @@ describe('visual engine', () => {
     expect((await index.match(await reflected('EAGLES', 2019))).best?.pinId).toBe('eagles');
     expect((await index.match(await reflected('RAVENS', 2019))).best).toBeNull();
     expect((await index.match(await reflected('EAGLES', 2018))).best).toBeNull();
+  });
+
+  it('names the pin when a large patch of its artwork is out of focus and its lettering agrees, and still refuses another team name or year there', async () => {
+    // the patch (the artwork between the year and the name) leaves a group of over 20 tiles of the
+    // detail check apart, as glare or a soft corner of a real photo does, and that patch alone refused
+    // the pin; the colours agree and every letter that was read agrees, so the patch is the photo's own
+    const soft = async (team: string, year: number) => phonePhoto(await defocused(await pinArtwork(31, team, year), 150, 150, 200), { rotate: 14, size: 340 });
+    expect((await index.match(await soft('EAGLES', 2019))).best?.pinId).toBe('eagles');
+    expect((await index.match(await soft('RAVENS', 2019))).best).toBeNull();
+    expect((await index.match(await soft('EAGLES', 2018))).best).toBeNull();
   });
 
   it('names a spinner pin whose centre has turned since the catalogue picture', async () => {

@@ -64,6 +64,8 @@ export interface DetailResult {
   wrongLetters: number;
   /** those of them that are among the last two glyphs of their line on the reference (where a year's digits are) */
   lineEndLetters: number;
+  /** the reference's clear letters and digits that were compared with the photo (seen, not glare) */
+  lettersRead: number;
   /** blur (sigma) that made the reference look most like the photo */
   sigma: number;
   /** share of the pin's pixels in the photo that are a highlight (saturated where the pin predicts a mid-tone or darker) */
@@ -514,7 +516,7 @@ export function detailCheck(
   }
   const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, highlights };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, lettersRead: 0, highlights };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
@@ -529,6 +531,7 @@ export function detailCheck(
     sigma: BLUR_SIGMAS[bestK],
     wrongLetters: letters.wrong,
     lineEndLetters: letters.lineEnd,
+    lettersRead: letters.read,
     highlights,
   };
 }
@@ -686,7 +689,7 @@ function wrongLetters(
   warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
   turned: Map<HangingPart, Uint8Array>,
   alt?: SecondMotion,
-): { wrong: number; lineEnd: number } {
+): { wrong: number; lineEnd: number; read: number } {
   const W = ref.width, H = ref.height;
   const letters: { glyph: number[]; x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; light: number }[] = [];
   for (const glyph of ref.glyphs) {
@@ -730,7 +733,7 @@ function wrongLetters(
     wrong++;
     if (atLineEnd(l.glyph, ref.glyphs)) lineEnd++;
   }
-  return { wrong, lineEnd };
+  return { wrong, lineEnd, read: letters.length };
 }
 
 /**
