@@ -207,8 +207,11 @@ const LETTERS_VETO = 2;
  * counts too), team names in 5 to 29 where their letters are found (0 to 2 where few are).
  */
 const YEAR_LETTERS = 4;
-// letters compared one by one (`lettersRead`) for the pin's lettering to count as read (`lettersAgree`)
+// letters compared one by one (`lettersRead`) for the pin's lettering to count as read (`photoDamage`)
 const LETTERS_READ_MIN = 8;
+// ... and the share of the pin's tiles not close to the reference for a disagreement to count as spread
+// over the pin (glare, blur) rather than a patch of lettering
+const DAMAGE_SPREAD = 0.3;
 // a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
 // the colour check also accepts the residual of the pin's best 75% of pixels
 const HIGHLIGHT_SHARE = 0.01;
@@ -888,9 +891,9 @@ export class VisualIndex {
       const lettersOrNoMatch = async () => (plausible.length > 1 && (await byLetters(winner))) || noMatch();
       // a patch of lettering (or a large share of the pin) that is not close to the reference: most
       // likely another team name or year of the same design, which is not in the catalogue; unless the
-      // colours agree and the pin's lettering was read and agrees (`lettersAgree`): the patch is then the
-      // photo's own (glare, blur, a spinner), not another name or year
-      if (d && detailVetoes(d) && !(colourOk && lettersAgree(d))) return lettersOrNoMatch();
+      // colours agree, the disagreement is spread over the pin and its lettering was read and agrees
+      // (`photoDamage`): it is then the photo's own (glare, blur, a spinner), not another name or year
+      if (d && detailVetoes(d) && !(colourOk && photoDamage(d))) return lettersOrNoMatch();
       // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
       // same design: the references align) that differs from it in a year or an age group was found at
       // its place: between years of one design, it may be the digit that tells them apart. A look-alike
@@ -1136,18 +1139,27 @@ function detailVetoes(d: DetailResult): boolean {
 }
 
 /**
- * The lettering of the pin was read and agrees with the photo: enough textured tiles compared, at least
- * LETTERS_READ_MIN of the reference's letters and digits compared one by one, and none of those that
- * refuse a pin differs (`detailVetoes`). Another team name or year changes several letters, or the last
- * digits of a line, and the letters see it; a patch of tiles that are not close with letters that all
- * agree is the photo's own (glare, motion blur, a spinner that turned). On the public set, the favourites
- * refused by such a patch alone while their colours agreed were those of 10 photos, all of known pins,
- * 8 of them with at least 8 letters read (the other two 0 and 4): top-1 85.2 -> 86.5%, no false match
- * more. Where fewer letters are read (the favourites of 5 of the 38 near-duplicate photos checked in
- * detail), the patch still refuses the pin.
+ * The detail check's disagreement is the photo's own damage, not another team name or year: it is spread
+ * over the pin (tiles that are not close on at least DAMAGE_SPREAD of it; glare, motion blur or a soft
+ * corner leave a third of the tiles apart, where the letters of another name or year leave a patch the
+ * size of a line), the pin's design still shows through it (tiles that do not correlate at all on at most
+ * DETAIL_VETO_SHARE of it), enough textured tiles were compared, at least LETTERS_READ_MIN of the
+ * reference's letters and digits were compared one by one, and none of those that refuse a pin differs
+ * (`detailVetoes`). On the public set, the favourites refused by the patch rule alone while their colours
+ * agreed were those of 10 photos, all of the right pin (8 of them meet this, the other two had 0 and 4
+ * letters read): top-1 85.2 -> 86.5%, no false match more. At 5,000 pins two unknown photos were such
+ * favourites: a look-alike whose letters missed the difference, with not-close tiles on a fifth of the
+ * pin, and a novel pin whose tiles did not correlate at all on 57% of it; neither meets this.
  */
-function lettersAgree(d: DetailResult): boolean {
-  return d.tiles >= DETAIL_MIN_TILES && d.lettersRead >= LETTERS_READ_MIN && d.wrongLetters < LETTERS_VETO && d.lineEndLetters === 0;
+function photoDamage(d: DetailResult): boolean {
+  return (
+    d.notClose >= DAMAGE_SPREAD &&
+    d.mismatch <= DETAIL_VETO_SHARE &&
+    d.tiles >= DETAIL_MIN_TILES &&
+    d.lettersRead >= LETTERS_READ_MIN &&
+    d.wrongLetters < LETTERS_VETO &&
+    d.lineEndLetters === 0
+  );
 }
 
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
