@@ -1135,7 +1135,12 @@ function detailAccepts(d: DetailResult): boolean {
  * differ: a digit at the end of a line (another year), or several (another name).
  */
 function detailVetoes(d: DetailResult): boolean {
-  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || d.wrongLetters >= LETTERS_VETO || d.lineEndLetters > 0;
+  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || lettersRefuse(d);
+}
+
+/** Letters that refuse the pin: a digit at the end of a line (another year), or several (another name). */
+function lettersRefuse(d: DetailResult): boolean {
+  return d.wrongLetters >= LETTERS_VETO || d.lineEndLetters > 0;
 }
 
 /**
@@ -1144,8 +1149,8 @@ function detailVetoes(d: DetailResult): boolean {
  * corner leave a third of the tiles apart, where the letters of another name or year leave a patch the
  * size of a line), the pin's design still shows through it (tiles that do not correlate at all on at most
  * DETAIL_VETO_SHARE of it), enough textured tiles were compared, at least LETTERS_READ_MIN of the
- * reference's letters and digits were compared one by one, and none of those that refuse a pin differs
- * (`detailVetoes`). On the public set, the favourites refused by the patch rule alone while their colours
+ * reference's letters and digits were compared one by one, and none of them refuses the pin
+ * (`lettersRefuse`). On the public set, the favourites refused by the patch rule alone while their colours
  * agreed were those of 10 photos, all of the right pin (8 of them meet this, the other two had 0 and 4
  * letters read): top-1 85.2 -> 86.5%, no false match more. At 5,000 pins two unknown photos were such
  * favourites: a look-alike whose letters missed the difference, with not-close tiles on a fifth of the
@@ -1157,8 +1162,7 @@ function photoDamage(d: DetailResult): boolean {
     d.mismatch <= DETAIL_VETO_SHARE &&
     d.tiles >= DETAIL_MIN_TILES &&
     d.lettersRead >= LETTERS_READ_MIN &&
-    d.wrongLetters < LETTERS_VETO &&
-    d.lineEndLetters === 0
+    !lettersRefuse(d)
   );
 }
 
