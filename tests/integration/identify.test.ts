@@ -29,6 +29,7 @@ import { getImageVariant, imageWritesSettled } from '~/services/images.server';
 import { createPin } from '~/services/pins.server';
 import { createUser } from '../support/factories';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
+import { firstFormPixels } from '../support/pixels';
 
 const asSession = (u: Awaited<ReturnType<typeof createUser>>): SessionUser => ({ ...u, vendor: null });
 
@@ -214,6 +215,22 @@ describe('identification', () => {
     await db().update(imageFeatures).set({ pixels: null }).where(eq(imageFeatures.imageId, image));
     // until then, the match decodes the reference: the pin is still named
     const before = await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: 9, size: 330 })));
+    expect(before.pin?.id).toBe(knownPinId);
+    expect(await storeMissingPixels()).toBeGreaterThanOrEqual(1);
+    const after = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(eq(imageFeatures.imageId, image)).get();
+    expect(after?.pixels).toEqual(stored?.pixels);
+    expect(await storeMissingPixels()).toBe(0);
+  });
+
+  it('makes again, in the background, the pixels an earlier version stored without a tint channel', async () => {
+    const [image] = (await db().select({ images: pins.images }).from(pins).where(eq(pins.id, knownPinId)).get())!.images;
+    const stored = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(eq(imageFeatures.imageId, image)).get();
+    await db()
+      .update(imageFeatures)
+      .set({ pixels: Buffer.from(firstFormPixels(stored!.pixels!)) })
+      .where(eq(imageFeatures.imageId, image));
+    // the earlier form still reads meanwhile: the pin is named
+    const before = await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: -7, size: 330 })));
     expect(before.pin?.id).toBe(knownPinId);
     expect(await storeMissingPixels()).toBeGreaterThanOrEqual(1);
     const after = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(eq(imageFeatures.imageId, image)).get();

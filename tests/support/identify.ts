@@ -20,13 +20,14 @@ const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616
  * adds a spinner: a centre disc with its own artwork, turned by that angle; `yearSize` is the year's font size;
  * `hexagon` draws another design (a hexagon with a silver outline, a bar across it, serif lettering);
  * `banner` colours the banner (a colour variant of the pin); `glitter` scatters specks of glitter over the
- * banner, at places of its own for each seed (no two glitter pins carry them alike).
+ * banner, at places of its own for each seed (no two glitter pins carry them alike); `ink` fills the
+ * team name and colours its outline (the die line between two enamels) on the round pin.
  */
 export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string } } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
@@ -62,7 +63,7 @@ export async function pinArtwork(
     ${shapes.join('\n')}
     <path d="M70 330 L442 330 L420 400 L92 400 Z" fill="${c}" stroke="#d4af37" stroke-width="6"/>
     ${opts.glitter === undefined ? '' : glitter(opts.glitter)}
-    <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${text}</text>
+    <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="${opts.ink?.fill ?? '#ffffff'}" stroke="${opts.ink?.line ?? '#000'}" stroke-width="1.5">${text}</text>
     <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
     ${opts.spin === undefined ? '' : spinner(opts.spin)}
   </svg>`;

@@ -222,6 +222,22 @@ describe('visual engine', () => {
     expect((await index.match(await photo('EAGLES', 2018))).best).toBeNull();
   });
 
+  it('refuses another team name printed in a colour about as light as the enamel behind it, and names the pin under a colour cast', async () => {
+    // teal letters on orange enamel are nearly one gray: compared in grayscale alone, RAVENS and
+    // EAGLET were named EAGLES with a confidence of 98-99; on the colour axis that parts teal from
+    // orange (the reference's tint) they are refused
+    const art = (team: string) => pinArtwork(31, team, 2019, { banner: '#e8833a', ink: { fill: '#3cb9b4', line: '#555555' } });
+    const tinted = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    refs.set('eagles-teal', await art('EAGLES'));
+    for (const id of ['eagles-teal', 'pin-32', 'pin-33']) tinted.add({ imageId: id, pinId: id, features: await extractFeatures(refs.get(id) as Buffer) });
+    for (const gains of [[1, 1, 1], [1.12, 1, 0.85], [0.85, 1, 1.15]]) {
+      const photo = async (team: string) => sharp(await phonePhoto(await art(team), { rotate: 14, size: 340 })).linear(gains, [0, 0, 0]).jpeg({ quality: 85 }).toBuffer();
+      expect((await tinted.match(await photo('EAGLES'))).best?.pinId, `cast ${gains}`).toBe('eagles-teal');
+      expect((await tinted.match(await photo('RAVENS'))).best, `cast ${gains}`).toBeNull();
+    }
+    expect((await tinted.match(await phonePhoto(await art('EAGLET'), { rotate: -20, size: 260 }))).best).toBeNull();
+  });
+
   it('names a spinner pin whose centre has turned since the catalogue picture', async () => {
     const result = await index.match(await phonePhoto(await pinArtwork(41, 'SPINNERS', 2021, { spin: 70 }), { rotate: 12, size: 380 }));
     expect(result.best?.pinId).toBe('spinner');

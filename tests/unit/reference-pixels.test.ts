@@ -7,11 +7,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, decodeRGB, featureCut, featureThumbnail, THUMB_SIDE, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
-import { encodePixels, referencePixels, storedGray, storedThumb, summed } from '~/services/identification/reference-pixels.server';
+import { decodeLayout, tintedGray } from '~/services/identification/detail.server';
+import { currentPixels, encodePixels, referencePixels, storedGray, storedThumb, storedTint, summed } from '~/services/identification/reference-pixels.server';
+import { featureLayout } from '~/services/identification/features.server';
 import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
+import { firstFormPixels } from '../support/pixels';
 
 const refs = new Map<string, Buffer>();
+const teal = { banner: '#e8833a', ink: { fill: '#3cb9b4', line: '#555555' } };
 const features = new Map<string, Uint8Array>();
 const pixels = new Map<string, Uint8Array>();
 let reads: string[] = [];
@@ -30,11 +34,19 @@ async function addPin(pinId: string, picture: Buffer) {
 beforeAll(async () => {
   await addPin('eagles', await pinArtwork(31, 'EAGLES', 2019));
   for (const seed of [32, 33]) await addPin(`pin-${seed}`, await pinArtwork(seed));
+  // a team name in teal on orange enamel, nearly one gray: compared on its tint channel
+  await addPin('teal', await pinArtwork(37, 'HERONS', 2021, teal));
   // look-alikes: the answer rests on the detail check of each
   for (const year of [2017, 2018]) await addPin(`owls-${year}`, await pinArtwork(36, 'OWLS', year, { yearSize: 18 }));
   // a pin added from a phone photo: its reference is cut out of the photo
   await addPin('hawks-photo', await phonePhoto(await pinArtwork(52, 'HAWKS', 2020), { rotate: 15, size: 220, cutOut: true }));
 }, 120_000);
+
+/** The width and height a stored blob was made for (its header's second and third words). */
+function sizeOf(blob: Uint8Array): [number, number] {
+  const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  return [dv.getUint32(4, true), dv.getUint32(8, true)];
+}
 
 /**
  * The index of the first byte where the two differ (0 when one is missing), or -1: a failure reads at
@@ -73,9 +85,29 @@ describe('stored reference pixels', () => {
       const kept = storedThumb(blob);
       expect([kept?.width, kept?.height], id).toEqual([thumb.width, thumb.height]);
       expect(firstDifference(kept?.data ?? null, thumb.data), id).toBe(-1);
+      // the tint channel (only for a pin whose letters need one) as the match would make it
+      const tinted = tintedGray(image, toGray(image), decodeLayout(featureLayout(f), image.width, image.height).glyphs);
+      const tint = storedTint(blob, image.width, image.height);
+      expect(tint?.tint, id).toEqual(tinted?.tint);
+      if (tinted) expect(firstDifference(tint?.gray ?? null, tinted.gray), id).toBe(-1);
       // deflated with their rows differenced: well under the raw size
-      expect(blob.length, id).toBeLessThan((image.width * image.height + thumb.data.length) / 2);
+      expect(blob.length, id).toBeLessThan((image.width * image.height * (tinted ? 2 : 1) + thumb.data.length) / 2);
     }
+    expect(storedTint(pixels.get('teal') as Uint8Array, ...sizeOf(pixels.get('teal') as Uint8Array))?.tint).toHaveLength(3);
+    expect(storedTint(pixels.get('eagles') as Uint8Array, ...sizeOf(pixels.get('eagles') as Uint8Array))).toBeUndefined();
+  });
+
+  it('of an earlier form (without the tint channel) still read, without a tint, and are known for one', () => {
+    const blob = pixels.get('teal') as Uint8Array;
+    const earlier = firstFormPixels(blob);
+    const [width, height] = sizeOf(blob);
+    expect(currentPixels(blob)).toBe(true);
+    expect(currentPixels(earlier)).toBe(false);
+    expect(storedGray(blob, width, height)).not.toBeNull();
+    expect(firstDifference(storedGray(earlier, width, height), storedGray(blob, width, height) as Uint8Array)).toBe(-1);
+    expect(storedThumb(earlier)?.data).toEqual(storedThumb(blob)?.data);
+    expect(storedTint(blob, width, height)).toBeDefined();
+    expect(storedTint(earlier, width, height)).toBeUndefined();
   });
 
   it('are refused when damaged, cut short or of another size, and a blob without a thumbnail has none', () => {
@@ -87,8 +119,9 @@ describe('stored reference pixels', () => {
     expect(storedGray(own, 511, 512)).toBeNull();
     expect(storedGray(blob.subarray(0, blob.length - 1), 512, 512)).toBeNull();
     const damaged = blob.slice();
-    damaged[40] ^= 0xff;
-    damaged[41] ^= 0xff;
+    // in the deflated grayscale, after the header's 44 bytes
+    damaged[56] ^= 0xff;
+    damaged[57] ^= 0xff;
     expect(storedGray(damaged, 512, 512)).toBeNull();
     const notOurs = blob.slice();
     notOurs[0] = 0;
@@ -106,6 +139,8 @@ describe('stored reference pixels', () => {
       { name: 'another team name', photo: await phonePhoto(await pinArtwork(31, 'RAVENS', 2019), { rotate: 14, size: 340 }) },
       { name: 'a year of two look-alikes', photo: await phonePhoto(await pinArtwork(36, 'OWLS', 2018, { yearSize: 18 }), { rotate: 14, size: 340 }) },
       { name: 'the pin added from a photo', photo: await phonePhoto(await pinArtwork(52, 'HAWKS', 2020), { rotate: -10, size: 300 }) },
+      { name: 'a team name in teal on orange', photo: await phonePhoto(await pinArtwork(37, 'HERONS', 2021, teal), { rotate: 12, size: 340 }) },
+      { name: 'another team name in teal on orange', photo: await phonePhoto(await pinArtwork(37, 'CRANES', 2021, teal), { rotate: 12, size: 340 }) },
     ];
     const answer = (r: Awaited<ReturnType<VisualIndex['match']>>) => ({ best: r.best, candidates: r.candidates, reason: r.reason });
     const readBy = { decoding: 0, stored: 0, damaged: 0 };
@@ -127,5 +162,7 @@ describe('stored reference pixels', () => {
     expect(readBy.damaged).toBe(readBy.decoding);
     expect((await stored.match(photos[0].photo)).best?.pinId).toBe('eagles');
     expect((await stored.match(photos[2].photo)).best?.pinId).toBe('owls-2018');
+    expect((await stored.match(photos[4].photo)).best?.pinId).toBe('teal');
+    expect((await stored.match(photos[5].photo)).best).toBeNull();
   }, 120_000);
 });

@@ -30,7 +30,17 @@ export interface ReferenceDetail extends Gray, ReferenceLayout {
   photo?: boolean;
   /** glitter enamel: `gray` is the reference with its specks of glitter flattened, and so is every photo compared with it (see specks) */
   glitter?: boolean;
+  /** letters that stand out in colour more than in grayscale: the reference projected on that colour (see referenceTint) */
+  tinted?: TintedGray;
 }
+
+/** A reference projected on its tint (`projectTint`), one byte per pixel, with its blurred copies. */
+export interface TintedGray extends Gray {
+  tint: Tint;
+}
+
+/** A direction in RGB (a unit vector, its components float32 as stored), on which letters are compared (`referenceTint`). */
+export type Tint = [number, number, number];
 
 /** A part of the pin joined to the rest by a narrow neck: a dangler, which swings about that neck. */
 export interface HangingPart {
@@ -384,6 +394,8 @@ export interface DetailTask {
   /** the correspondences H leaves out: a spinner's or dangler's own motion is looked for among them */
   leftover: Correspondences;
   ref: ReferenceDetail;
+  /** the photo projected on the reference's tint (`ref.tinted`), as decoded for matching */
+  tint?: Uint8Array;
 }
 
 export interface DetailOutcome {
@@ -398,7 +410,8 @@ export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
   const w = flattenGlitter(warpToReference(t.gray, t.width, t.height, t.H, t.ref), t.ref);
   const second = secondaryMotion(cv, t.leftover, t.H);
   const alt = second ? { ...flattenGlitter(warpToReference(t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
-  return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt) };
+  const tint = t.tint && t.ref.tinted ? warpToReference(t.tint, t.width, t.height, t.H, t.ref).warped : undefined;
+  return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt, tint) };
 }
 
 /** The photo warped onto a glitter reference with its own specks flattened, as the reference's are. */
@@ -417,19 +430,7 @@ function flattenGlitter<T extends { warped: Uint8Array }>(w: T, ref: ReferenceDe
  */
 function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDetail): { use: Uint8Array; a: number; b: number; highlights: number } {
   const n = ref.width * ref.height;
-  let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (let i = 0; i < n; i += 2) {
-    if (!ref.pin[i] || valid[i] !== 255 || warped[i] >= SATURATED) continue;
-    const x = ref.gray[i], y = warped[i];
-    m++;
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  const vx = m ? sxx / m - (sx / m) ** 2 : 0;
-  const a = m > 100 && vx > 1 ? (sxy / m - (sx / m) * (sy / m)) / vx : 1;
-  const b = m ? sy / m - a * (sx / m) : 0;
+  const { a, b } = lightFit(ref.gray, warped, (i) => ref.pin[i] !== 0 && valid[i] === 255 && warped[i] < SATURATED);
   const use = new Uint8Array(n);
   let seen = 0, highlights = 0;
   for (let i = 0; i < n; i++) {
@@ -446,12 +447,30 @@ function comparedPixels(warped: Uint8Array, valid: Uint8Array, ref: ReferenceDet
   return { use, a, b, highlights: seen ? highlights / seen : 0 };
 }
 
+/** photo ~ a * reference + b, fitted by least squares over every other pixel that `keep` accepts (a = 1 when too few). */
+function lightFit(ref: Uint8Array, photo: Uint8Array, keep: (i: number) => boolean): { a: number; b: number } {
+  let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (let i = 0; i < ref.length; i += 2) {
+    if (!keep(i)) continue;
+    const x = ref[i], y = photo[i];
+    m++;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  const vx = m ? sxx / m - (sx / m) ** 2 : 0;
+  const a = m > 100 && vx > 1 ? (sxy / m - (sx / m) * (sy / m)) / vx : 1;
+  return { a, b: m ? sy / m - a * (sx / m) : 0 };
+}
+
 export function detailCheck(
   cv: CV,
   photo: Uint8Array,
   valid: Uint8Array,
   ref: ReferenceDetail,
   alt?: SecondMotion,
+  tintPhoto?: Uint8Array,
 ): DetailResult {
   const W = ref.width, Hh = ref.height;
   const { use, a, b, highlights } = comparedPixels(photo, valid, ref);
@@ -520,7 +539,8 @@ export function detailCheck(
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
-  const letters = wrongLetters(warped, valid, r, ref, a, b, turned, alt);
+  const tinted = tintPhoto && ref.tinted ? tintedLetters(cv, tintPhoto, use, ref.tinted, bestK, blur.photo) : undefined;
+  const letters = wrongLetters(warped, valid, r, ref, a, b, turned, alt, tinted);
   return {
     tiles,
     mismatch: bad / tiles,
@@ -670,6 +690,134 @@ export function glyphBoxes(cv: CV, gray: Uint8Array, pin: Uint8Array, W: number,
   return found;
 }
 
+/** A channel letters are compared in: the photo warped onto the reference, the reference at the photo's blur, and the light fit (photo ~ a * reference + b). */
+interface Channel {
+  photo: Uint8Array;
+  ref: Uint8Array;
+  a: number;
+  b: number;
+}
+
+interface Letter {
+  glyph: number[];
+  x0: number;
+  y0: number;
+  bw: number;
+  bh: number;
+  centre: number;
+  rm: number;
+  rsd: number;
+  ncc: number;
+  light: number;
+  ch: Channel;
+}
+
+/** Mean and standard deviation of an image over a box. */
+function boxStats(img: Uint8Array, W: number, [x0, y0, bw, bh]: readonly number[]): { rm: number; rsd: number } {
+  let rs = 0, rss = 0;
+  for (let yy = y0; yy < y0 + bh; yy++)
+    for (let xx = x0; xx < x0 + bw; xx++) {
+      const v = img[yy * W + xx];
+      rs += v;
+      rss += v * v;
+    }
+  const n = bw * bh;
+  const rm = rs / n;
+  return { rm, rsd: Math.sqrt(Math.max(0, rss / n - rm * rm)) };
+}
+
+/**
+ * The tint channel as the letters are compared in it: the photo's projection (warped) blurred as the
+ * photo is, the reference's at the chosen blur, and the light fitted over the compared pixels.
+ */
+function tintedLetters(cv: CV, photo: Uint8Array, use: Uint8Array, tinted: Gray, refK: number, photoK: number): Channel {
+  const { a, b } = lightFit(tinted.gray, photo, (i) => use[i] !== 0);
+  return { photo: gaussianBlur(cv, photo, tinted.width, tinted.height, BLUR_SIGMAS[photoK]), ref: blurredRef(cv, tinted, refK), a, b };
+}
+
+/** A letter is faint in grayscale below this standard deviation over its box (reference, unblurred)... */
+const FAINT_GRAY = 30;
+/** ... and stands out in colour when it spreads this many times more along its box's principal colour axis. */
+const TINT_GAIN = 1.5;
+
+/**
+ * The colour direction in which the reference's faint letters stand out: teal letters on orange
+ * enamel, red on green, are nearly one gray (a standard deviation of 3-6 over a letter once blurred
+ * as a phone photo is), so another team name printed in them went unread. The principal axis of the
+ * RGB covariance over the boxes of the letters that are faint in grayscale and spread TINT_GAIN times
+ * more along their own principal axis; null when there are none.
+ */
+export function referenceTint(img: RawImage, gray: Uint8Array, glyphs: number[][]): Tint | null {
+  const W = img.width, H = img.height, d = img.data;
+  const cov = new Float64Array(9);
+  let total = 0;
+  for (const glyph of glyphs) {
+    if (glyph[3] < LETTER_MIN_H) continue;
+    const box = letterBox(glyph, W, H);
+    if (!box) continue;
+    const { rsd } = boxStats(gray, W, box);
+    if (rsd >= FAINT_GRAY) continue;
+    const [x0, y0, bw, bh] = box;
+    const c = new Float64Array(9), mu = new Float64Array(3);
+    const n = bw * bh;
+    for (let yy = y0; yy < y0 + bh; yy++)
+      for (let xx = x0; xx < x0 + bw; xx++) {
+        const i = (yy * W + xx) * 3;
+        for (let p = 0; p < 3; p++) {
+          mu[p] += d[i + p];
+          for (let q = 0; q < 3; q++) c[p * 3 + q] += d[i + p] * d[i + q];
+        }
+      }
+    for (let p = 0; p < 3; p++) mu[p] /= n;
+    for (let p = 0; p < 3; p++) for (let q = 0; q < 3; q++) c[p * 3 + q] = c[p * 3 + q] / n - mu[p] * mu[q];
+    // the letter's spread in its own tint channel (which maps the axis' range onto 0-255, as gray does)
+    const own = principal(c);
+    const spread = Math.sqrt(Math.max(0, own.value)) / (Math.abs(own.vector[0]) + Math.abs(own.vector[1]) + Math.abs(own.vector[2]));
+    if (spread < TINT_GAIN * Math.max(rsd, 1)) continue;
+    for (let k = 0; k < 9; k++) cov[k] += c[k] * n;
+    total += n;
+  }
+  if (!total) return null;
+  const { vector } = principal(cov);
+  // one sign for every reference: the largest component positive
+  const big = [0, 1, 2].reduce((p, q) => (Math.abs(vector[q]) > Math.abs(vector[p]) ? q : p), 0);
+  const s = Math.sign(vector[big]) || 1;
+  // as stored (reference-pixels.server.ts), so that a stored reference and one decoded here project alike
+  return [Math.fround(vector[0] * s), Math.fround(vector[1] * s), Math.fround(vector[2] * s)];
+}
+
+/** The largest eigenvalue of a symmetric 3 x 3 matrix and its unit eigenvector (power iteration). */
+function principal(m: Float64Array): { value: number; vector: [number, number, number] } {
+  let v = [1, 1, 1];
+  let value = 0;
+  for (let it = 0; it < 50; it++) {
+    const w = [0, 1, 2].map((p) => m[p * 3] * v[0] + m[p * 3 + 1] * v[1] + m[p * 3 + 2] * v[2]);
+    const norm = Math.hypot(w[0], w[1], w[2]);
+    if (norm < 1e-12) return { value: 0, vector: [1, 0, 0] };
+    value = norm;
+    v = w.map((x) => x / norm);
+  }
+  return { value, vector: [v[0], v[1], v[2]] };
+}
+
+/** A reference's tint channel, or undefined when none of its letters needs one (`referenceTint`). */
+export function tintedGray(img: RawImage, gray: Uint8Array, glyphs: number[][]): TintedGray | undefined {
+  const tint = referenceTint(img, gray, glyphs);
+  return tint ? { width: img.width, height: img.height, gray: projectTint(img, tint), blurred: [], tint } : undefined;
+}
+
+/** An RGB image projected on a tint, one byte per pixel. */
+export function projectTint(img: RawImage, axis: Tint): Uint8Array {
+  const n = img.width * img.height, d = img.data;
+  const out = new Uint8Array(n);
+  // the axis' range over RGB mapped onto 0-255
+  const lo = 255 * (Math.min(0, axis[0]) + Math.min(0, axis[1]) + Math.min(0, axis[2]));
+  const span = 255 * (Math.abs(axis[0]) + Math.abs(axis[1]) + Math.abs(axis[2]));
+  const k0 = (255 * axis[0]) / span, k1 = (255 * axis[1]) / span, k2 = (255 * axis[2]) / span, k = (255 * lo) / span;
+  for (let i = 0, j = 0; i < n; i++, j += 3) out[i] = k0 * d[j] + k1 * d[j + 1] + k2 * d[j + 2] - k + 0.5;
+  return out;
+}
+
 /**
  * Clear letters and digits of the reference that the photo shows otherwise: each letter's box is
  * correlated with the photo on its own. A 16 px tile grid cuts one changed digit of a year into pieces
@@ -684,14 +832,18 @@ export function glyphBoxes(cv: CV, gray: Uint8Array, pin: Uint8Array, W: number,
  * year: the same type, tilt and blur), a smaller gap tells: a 3 where the reference prints a 5, a 2
  * for its 3, give 0.66-0.70 where the rest of the pin and of the row give 0.97-0.98. A whole row that
  * blur or tilt lowers is not a letter of its own, and a row under a reflection is left to the rules above.
+ * A letter printed in a colour about as light as the enamel around it (teal on orange) is too faint
+ * to compare in grayscale: when the reference has a tint (`referenceTint`), it is compared there,
+ * the photo projected on the same colour axis (`tinted`), with a light fit of its own.
  */
 function wrongLetters(
   warped: Uint8Array, valid: Uint8Array, r: Uint8Array, ref: ReferenceDetail, a: number, b: number,
   turned: Map<HangingPart, Uint8Array>,
   alt?: SecondMotion,
+  tinted?: Channel,
 ): { wrong: number; lineEnd: number; read: number } {
   const W = ref.width, H = ref.height;
-  const letters: { glyph: number[]; x0: number; y0: number; bw: number; bh: number; centre: number; rm: number; rsd: number; ncc: number; light: number }[] = [];
+  const letters: Letter[] = [];
   for (const glyph of ref.glyphs) {
     const [x, y, w, h] = glyph;
     if (h < LETTER_MIN_H) continue;
@@ -701,24 +853,28 @@ function wrongLetters(
     const n = bw * bh;
     // inside the pin's whole shape (letters are often printed on light enamel, which the tiles' eroded
     // silhouette leaves out), seen by the photo, and not glare
-    let inside = 0, rs = 0, rss = 0;
+    let inside = 0;
     for (let yy = y0; yy < y0 + bh; yy++)
       for (let xx = x0; xx < x0 + bw; xx++) {
         const i = yy * W + xx;
         if (ref.shape[i] && valid[i] === 255 && !(warped[i] >= SATURATED && a * ref.gray[i] + b < GLARE_BELOW)) inside++;
-        rs += r[i];
-        rss += r[i] * r[i];
       }
-    const rm = rs / n;
-    const rsd = Math.sqrt(Math.max(0, rss / n - rm * rm));
-    if (inside < n * LETTER_SEEN || rsd < LETTER_MIN_STD) continue;
+    if (inside < n * LETTER_SEEN) continue;
+    // a letter too faint in grayscale is compared in the reference's tint when it stands out there
+    let ch: Channel = { photo: warped, ref: r, a, b };
+    let { rm, rsd } = boxStats(r, W, box);
+    if (rsd < LETTER_MIN_STD && tinted) {
+      const t = boxStats(tinted.ref, W, box);
+      if (t.rsd >= LETTER_MIN_STD) ({ ch, rm, rsd } = { ch: tinted, ...t });
+    }
+    if (rsd < LETTER_MIN_STD) continue;
     lastShift.dx = lastShift.dy = 0;
-    const ncc = boxNcc(warped, r, W, H, x0, y0, bw, bh, LETTER_SHIFT);
+    const ncc = boxNcc(ch.photo, ch.ref, W, H, x0, y0, bw, bh, LETTER_SHIFT);
     // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
-    const light = letterLight(warped, W, box, lastShift.dx, lastShift.dy, rm, rsd, a, b);
-    letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light });
+    const light = letterLight(ch.photo, W, box, lastShift.dx, lastShift.dy, rm, rsd, ch.a, ch.b);
+    letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light, ch });
   }
-  alignRows(warped, r, W, H, letters, a, b);
+  alignRows(W, H, letters);
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
   let wrong = 0, lineEnd = 0;
   for (const l of letters) {
@@ -745,11 +901,7 @@ function wrongLetters(
  * digit that differs does not move the box, which the other letters anchor, so another year still
  * correlates poorly there. The shift is local because the misalignment grows along a line.
  */
-function alignRows(
-  warped: Uint8Array, r: Uint8Array, W: number, H: number,
-  letters: { glyph: number[]; x0: number; y0: number; bw: number; bh: number; rm: number; rsd: number; ncc: number; light: number }[],
-  a: number, b: number,
-): void {
+function alignRows(W: number, H: number, letters: Letter[]): void {
   const centre = (m: (typeof letters)[number]) => m.x0 + m.bw / 2;
   for (const l of letters) {
     if (l.ncc >= CLOSE_NCC) continue;
@@ -758,16 +910,17 @@ function alignRows(
     const near = row.sort((p, q) => Math.abs(centre(p) - centre(l)) - Math.abs(centre(q) - centre(l))).slice(0, ROW_WINDOW);
     const x0 = Math.min(...near.map((m) => m.x0)), y0 = Math.min(...near.map((m) => m.y0));
     const x1 = Math.max(...near.map((m) => m.x0 + m.bw)), y1 = Math.max(...near.map((m) => m.y0 + m.bh));
+    const { photo, ref, a, b } = l.ch;
     lastShift.dx = lastShift.dy = 0;
-    if (boxNcc(warped, r, W, H, x0, y0, x1 - x0, y1 - y0, ROW_SHIFT) < 0) continue;
+    if (boxNcc(photo, ref, W, H, x0, y0, x1 - x0, y1 - y0, ROW_SHIFT) < 0) continue;
     const { dx: ox, dy: oy } = lastShift;
     if (Math.max(Math.abs(ox), Math.abs(oy)) <= LETTER_SHIFT) continue; // the letter's own search covered it
     lastShift.dx = ox;
     lastShift.dy = oy;
-    const ncc = boxNcc(warped, r, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, ox, oy);
+    const ncc = boxNcc(photo, ref, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, ox, oy);
     if (ncc <= l.ncc) continue;
     l.ncc = ncc;
-    l.light = letterLight(warped, W, [l.x0, l.y0, l.bw, l.bh], lastShift.dx, lastShift.dy, l.rm, l.rsd, a, b);
+    l.light = letterLight(photo, W, [l.x0, l.y0, l.bw, l.bh], lastShift.dx, lastShift.dy, l.rm, l.rsd, a, b);
   }
 }
 

@@ -15,7 +15,7 @@
 //     of a spinner or dangler that has moved is compared under its own second motion
 //  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
 import { getCV, type CV } from "./opencv.server";
-import { storedGray, storedThumb } from "./reference-pixels.server";
+import { storedGray, storedThumb, storedTint } from "./reference-pixels.server";
 import { deblurGray, estimateMotionBlur } from "./blur.server";
 import { gaussianBlur } from "./pixels.server";
 import { orbPattern } from "./brief.server";
@@ -44,7 +44,9 @@ import {
   makeReferenceDetail,
   lettersUnlike,
   pinMask,
+  projectTint,
   referenceLayout,
+  tintedGray,
   runDetail,
   type DetailOutcome,
   type DetailResult,
@@ -300,7 +302,10 @@ export class VisualIndex {
       const stored = e.layout ?? (features ? featureLayout(features) : null);
       // decoded and stored once (reference-pixels.server.ts): the same bytes as decoding it here
       const kept = pixels && stored?.length ? storedGray(pixels, e.width, e.height) : null;
-      if (kept && stored) return { ...makeReferenceDetail(kept, e.width, e.height, decodeLayout(stored, e.width, e.height)), photo: e.photo };
+      if (pixels && kept && stored) {
+        const layout = decodeLayout(stored, e.width, e.height);
+        return { ...makeReferenceDetail(kept, e.width, e.height, layout), photo: e.photo, tinted: storedTint(pixels, e.width, e.height) };
+      }
       const bytes = await loader(e.imageId).catch(() => null);
       if (!bytes) return null;
       const cv = await getCV();
@@ -310,7 +315,7 @@ export class VisualIndex {
       const gray = toGray(raw);
       // features of an older blob carry no layout: it is found now
       const layout = stored?.length ? decodeLayout(stored, raw.width, raw.height) : referenceLayout(cv, raw, gray);
-      return { ...makeReferenceDetail(gray, raw.width, raw.height, layout), photo: e.photo };
+      return { ...makeReferenceDetail(gray, raw.width, raw.height, layout), photo: e.photo, tinted: tintedGray(raw, gray, layout.glyphs) };
     };
     const pending = load(this.loadReference).catch(() => null);
     this.detailCache.set(e.imageId, pending);
@@ -648,7 +653,9 @@ export class VisualIndex {
       if (!ref) return null;
       // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
       // out may agree on a second motion; tiles that do not match under the first get a second chance
-      const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref };
+      // letters printed in a colour as light as the enamel behind them are read on the reference's tint
+      const tint = ref.tinted ? projectTint(img, ref.tinted.tint) : undefined;
+      const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint };
       const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
       return { outcome, ref };
     };

@@ -5,14 +5,15 @@
  * - at server start (`startVisualIndex`, called once migrations ran) every stored feature row of
  *   the current engine is loaded for the images the pins reference; images without features (a
  *   new engine version, a database filled by hand) are extracted in the background afterwards, and
- *   the decoded pixels (reference-pixels.server.ts) of rows stored without them are made then too;
+ *   the decoded pixels (reference-pixels.server.ts) of rows stored without them, or in an earlier
+ *   form, are made then too;
  * - pin services call `indexPinImages` / `removePinFromIndex` after their transaction commits, so
  *   a new pin is identifiable on the next photo without a restart;
  * - the catalogue import (a separate process) calls `storeImageFeatures`, so the server finds the
  *   features ready in `image_features` when it starts.
  */
 import { availableParallelism } from 'node:os';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { db } from '~/db/index.server';
 import { ensureMigrated } from '~/db/client.server';
 import { imageFeatures, pins } from '~/db/schema';
@@ -20,7 +21,7 @@ import { getImageMaster } from '../images.server';
 import { DETAIL_WORKER_FILE, DetailWorker } from './detail-worker.server';
 import { extractFeatures, VisualIndex } from './engine.server';
 import { getCV } from './opencv.server';
-import { referencePixels } from './reference-pixels.server';
+import { PIXELS_MAGIC, referencePixels } from './reference-pixels.server';
 
 /**
  * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
@@ -130,13 +131,21 @@ async function storedPixels(imageId: string): Promise<Uint8Array | null> {
   return row?.pixels ?? null;
 }
 
-/** The images the pins reference whose features of the current engine are stored without pixels. */
+/**
+ * The images the pins reference whose features of the current engine are stored without pixels, or
+ * with pixels of an earlier form (before the tint: they read, without it).
+ */
 async function imagesWithoutPixels(): Promise<string[]> {
   const referenced = await referencedImages();
   const rows = await db()
     .select({ imageId: imageFeatures.imageId })
     .from(imageFeatures)
-    .where(and(eq(imageFeatures.engine, FEATURE_ENGINE), isNull(imageFeatures.pixels)));
+    .where(
+      and(
+        eq(imageFeatures.engine, FEATURE_ENGINE),
+        or(isNull(imageFeatures.pixels), sql`substr(${imageFeatures.pixels}, 1, 4) <> ${PIXELS_MAGIC}`),
+      ),
+    );
   return rows.map((r) => r.imageId).filter((id) => referenced.has(id));
 }
 
@@ -153,8 +162,10 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
 
 /**
  * Stores the decoded pixels of the referenced images whose features were stored without them (by an
- * earlier version): until then, the match decodes those images' JPEGs on each photo. The server does
- * it in the background after the load; returns how many it stored.
+ * earlier version): until then, the match decodes those images' JPEGs on each photo. Pixels of an
+ * earlier form are made again too: they lack the tint channel, and letters printed in a colour about
+ * as light as the enamel behind them go unread until then. The server does it in the background
+ * after the load; returns how many it stored.
  */
 export async function storeMissingPixels(): Promise<number> {
   const ids = await imagesWithoutPixels();

@@ -16,11 +16,14 @@
 // and 174 KB raw. A blob that does not read, or whose size is not the reference's, is ignored: the
 // match decodes the JPEGs as before.
 import { deflateSync, inflateSync } from "node:zlib";
-import { decodeReference, decodeRGB, featureCut, featureThumbnail, THUMB_SIDE, toGray, type RawImage } from "./features.server";
+import { decodeLayout, referenceLayout, tintedGray, type TintedGray } from "./detail.server";
+import { decodeReference, decodeRGB, featureCut, featureLayout, featureThumbnail, THUMB_SIDE, toGray, type RawImage } from "./features.server";
 import type { CV } from "./opencv.server";
 
-const MAGIC = 0x31585052; // "RPX1"
-const HEADER = 7 * 4; // magic, width, height, gray's deflated length, thumbnail's width, height, deflated length
+const MAGIC_V1 = 0x31585052; // "RPX1": no tint
+const MAGIC = 0x32585052; // "RPX2"
+const HEADER_V1 = 7 * 4; // magic, width, height, gray's deflated length, thumbnail's width, height, deflated length
+const HEADER = 11 * 4; // ... and the tint's deflated length (0: none) and its axis (3 float32)
 
 /** A grayscale image, one byte per pixel. */
 export interface GrayImage {
@@ -56,11 +59,15 @@ export function summed(data: Uint8Array, stride: number): Uint8Array {
   return data;
 }
 
-/** The stored form of a reference's grayscale and (when it has one) its decoded thumbnail. */
-export function encodePixels(gray: GrayImage, thumb: RawImage | null): Uint8Array {
+/**
+ * The stored form of a reference's grayscale, (when it has one) its decoded thumbnail and (when its
+ * letters need one) its tint channel (detail.server.ts, `referenceTint`).
+ */
+export function encodePixels(gray: GrayImage, thumb: RawImage | null, tinted?: TintedGray): Uint8Array {
   const g = deflateSync(differenced(gray.data, gray.width));
   const t = thumb ? deflateSync(differenced(thumb.data, thumb.width * 3)) : new Uint8Array(0);
-  const out = new Uint8Array(HEADER + g.length + t.length);
+  const c = tinted ? deflateSync(differenced(tinted.gray, tinted.width)) : new Uint8Array(0);
+  const out = new Uint8Array(HEADER + g.length + t.length + c.length);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, MAGIC, true);
   dv.setUint32(4, gray.width, true);
@@ -69,25 +76,45 @@ export function encodePixels(gray: GrayImage, thumb: RawImage | null): Uint8Arra
   dv.setUint32(16, thumb?.width ?? 0, true);
   dv.setUint32(20, thumb?.height ?? 0, true);
   dv.setUint32(24, t.length, true);
+  dv.setUint32(28, c.length, true);
+  (tinted?.tint ?? [0, 0, 0]).forEach((v, k) => dv.setFloat32(32 + 4 * k, v, true));
   out.set(g, HEADER);
   out.set(t, HEADER + g.length);
+  out.set(c, HEADER + g.length + t.length);
   return out;
 }
 
 function header(blob: Uint8Array) {
-  if (blob.byteLength < HEADER) return null;
+  if (blob.byteLength < HEADER_V1) return null;
   const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  if (dv.getUint32(0, true) !== MAGIC) return null;
+  const magic = dv.getUint32(0, true);
+  if (magic !== MAGIC && magic !== MAGIC_V1) return null;
+  const current = magic === MAGIC;
+  if (current && blob.byteLength < HEADER) return null;
   const h = {
+    start: current ? HEADER : HEADER_V1,
     width: dv.getUint32(4, true),
     height: dv.getUint32(8, true),
     grayLength: dv.getUint32(12, true),
     thumbWidth: dv.getUint32(16, true),
     thumbHeight: dv.getUint32(20, true),
     thumbLength: dv.getUint32(24, true),
+    tintLength: current ? dv.getUint32(28, true) : 0,
+    axis: current ? ([0, 1, 2].map((k) => dv.getFloat32(32 + 4 * k, true)) as [number, number, number]) : null,
   };
-  return HEADER + h.grayLength + h.thumbLength === blob.byteLength ? h : null;
+  return h.start + h.grayLength + h.thumbLength + h.tintLength === blob.byteLength ? h : null;
 }
+
+/**
+ * Whether a stored blob is of the current form. One of an earlier version (RPX1, before the tint)
+ * still reads, without a tint, until the server's background pass makes it again.
+ */
+export function currentPixels(blob: Uint8Array): boolean {
+  return blob.byteLength >= 4 && new DataView(blob.buffer, blob.byteOffset, 4).getUint32(0, true) === MAGIC && header(blob) !== null;
+}
+
+/** The first four bytes of a blob of the current form (for finding those of an earlier one in SQL). */
+export const PIXELS_MAGIC = Buffer.from([0x52, 0x50, 0x58, 0x32]);
 
 /** Inflates `bytes` to exactly `size` bytes, or null. */
 function inflated(bytes: Uint8Array, size: number): Uint8Array | null {
@@ -103,15 +130,24 @@ function inflated(bytes: Uint8Array, size: number): Uint8Array | null {
 export function storedGray(blob: Uint8Array, width: number, height: number): Uint8Array | null {
   const h = header(blob);
   if (!h || h.width !== width || h.height !== height || width === 0 || height === 0) return null;
-  const data = inflated(blob.subarray(HEADER, HEADER + h.grayLength), width * height);
+  const data = inflated(blob.subarray(h.start, h.start + h.grayLength), width * height);
   return data && summed(data, width);
+}
+
+/** The stored tint channel, or undefined when the blob has none, does not read or is not `width` x `height`. */
+export function storedTint(blob: Uint8Array, width: number, height: number): TintedGray | undefined {
+  const h = header(blob);
+  if (!h || !h.axis || h.tintLength === 0 || h.width !== width || h.height !== height) return undefined;
+  const at = h.start + h.grayLength + h.thumbLength;
+  const data = inflated(blob.subarray(at, at + h.tintLength), width * height);
+  return data ? { width, height, gray: summed(data, width), blurred: [], tint: h.axis } : undefined;
 }
 
 /** The stored decoded thumbnail, or null when the blob has none or does not read. */
 export function storedThumb(blob: Uint8Array): RawImage | null {
   const h = header(blob);
   if (!h || h.thumbWidth === 0 || h.thumbHeight === 0) return null;
-  const at = HEADER + h.grayLength;
+  const at = h.start + h.grayLength;
   const data = inflated(blob.subarray(at, at + h.thumbLength), h.thumbWidth * h.thumbHeight * 3);
   return data && { data: summed(data, h.thumbWidth * 3), width: h.thumbWidth, height: h.thumbHeight };
 }
@@ -124,5 +160,9 @@ export async function referencePixels(cv: CV, image: Buffer | Uint8Array, featur
   const { image: raw } = await decodeReference(cv, image, featureCut(features));
   const jpeg = featureThumbnail(features);
   const thumb = jpeg.length > 0 ? await decodeRGB(jpeg, THUMB_SIDE) : null;
-  return encodePixels({ data: toGray(raw), width: raw.width, height: raw.height }, thumb);
+  const gray = toGray(raw);
+  // the letters as the match reads them: from the stored layout (found again for features without one)
+  const stored = featureLayout(features);
+  const layout = stored.length ? decodeLayout(stored, raw.width, raw.height) : referenceLayout(cv, raw, gray);
+  return encodePixels({ data: gray, width: raw.width, height: raw.height }, thumb, tintedGray(raw, gray, layout.glyphs));
 }
