@@ -21,13 +21,14 @@ const PALETTE = ['#c8102e', '#003087', '#ffb612', '#006341', '#4b2e83', '#fa4616
  * `hexagon` draws another design (a hexagon with a silver outline, a bar across it, serif lettering);
  * `banner` colours the banner (a colour variant of the pin); `glitter` scatters specks of glitter over the
  * banner, at places of its own for each seed (no two glitter pins carry them alike); `ink` fills the
- * team name and colours its outline (the die line between two enamels) on the round pin.
+ * team name and colours its outline (the die line between two enamels) on the round pin; `ball` makes
+ * the spinner a baseball (its two seams of red stitches and nothing else).
  */
 export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string } } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string }; ball?: boolean } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
@@ -65,7 +66,7 @@ export async function pinArtwork(
     ${opts.glitter === undefined ? '' : glitter(opts.glitter)}
     <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="${opts.ink?.fill ?? '#ffffff'}" stroke="${opts.ink?.line ?? '#000'}" stroke-width="1.5">${text}</text>
     <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
-    ${opts.spin === undefined ? '' : spinner(opts.spin)}
+    ${opts.spin === undefined ? '' : spinner(opts.spin, opts.ball)}
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
 }
@@ -82,7 +83,20 @@ function glitter(seed: number): string {
   return dots.join('');
 }
 
-function spinner(angle: number): string {
+function spinner(angle: number, ball = false): string {
+  if (ball) {
+    // a baseball: two seams, each a column of red stitches about 40 px tall
+    const seam = (x: number, bend: number) =>
+      Array.from({ length: 6 }, (_, k) => {
+        const y = 230 + k * 7, cx = x + bend * Math.sin((k / 5) * Math.PI);
+        return `<path d="M${cx - 7} ${y - 4} L${cx} ${y} L${cx + 7} ${y - 4}" fill="none" stroke="#c8102e" stroke-width="3"/>`;
+      }).join('') + `<path d="M${x} 224 Q${x + bend * 2} 250 ${x} 270" fill="none" stroke="#c8102e" stroke-width="2"/>`;
+    return `<g transform="rotate(${angle} 256 250)">
+    <circle cx="256" cy="250" r="96" fill="#f4f1e8" stroke="#d4af37" stroke-width="8"/>
+    <circle cx="256" cy="250" r="9" fill="#d4af37"/>
+    ${seam(226, -4)}${seam(286, 4)}
+  </g>`;
+  }
   return `<g transform="rotate(${angle} 256 250)">
     <circle cx="256" cy="250" r="96" fill="#f4f1e8" stroke="#d4af37" stroke-width="8"/>
     <path d="M196 214 L236 190 L226 236 Z" fill="#c8102e" stroke="#000" stroke-width="3"/>

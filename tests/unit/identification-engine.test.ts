@@ -243,6 +243,20 @@ describe('visual engine', () => {
     expect(result.best?.pinId).toBe('spinner');
   });
 
+  it('names a pin whose baseball spinner has turned, and refuses another team name or year on it', async () => {
+    // the ball's two seams are found as a row of two tall glyphs; turned, both read wrong, and the pin
+    // was refused as another name would be. The 8 of 2018, printed where the pin has a 6, darkens its
+    // box as a shadow would, but not the band around it
+    const art = (team: string, year: number, spin: number) => pinArtwork(44, team, year, { spin, ball: true });
+    const ball = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    refs.set('dodgers-ball', await art('DODGERS', 2016, 0));
+    for (const id of ['dodgers-ball', 'pin-32', 'pin-33']) ball.add({ imageId: id, pinId: id, features: await extractFeatures(refs.get(id) as Buffer) });
+    const photo = async (team: string, year: number, spin: number) => phonePhoto(await art(team, year, spin), { rotate: -18, size: 240, quality: 70 });
+    for (const spin of [45, 90]) expect((await ball.match(await photo('DODGERS', 2016, spin))).best?.pinId, `turned ${spin}`).toBe('dodgers-ball');
+    expect((await ball.match(await photo('ROCKIES', 2016, 45))).best).toBeNull();
+    expect((await ball.match(await photo('DODGERS', 2018, 45))).best).toBeNull();
+  });
+
   it('names the year printed on the photo when the catalogue holds two years of one design', async () => {
     // the two look alike in colour and art, and the year is small: the colour duel at thumbnail size
     // cannot part them (it answered 'ambiguous'); the year's digits, compared at full resolution with

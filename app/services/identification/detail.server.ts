@@ -871,7 +871,7 @@ function wrongLetters(
     lastShift.dx = lastShift.dy = 0;
     const ncc = boxNcc(ch.photo, ch.ref, W, H, x0, y0, bw, bh, LETTER_SHIFT);
     // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
-    const light = letterLight(ch.photo, W, box, lastShift.dx, lastShift.dy, rm, rsd, ch.a, ch.b);
+    const light = letterLight(ch.photo, W, box, lastShift.dx, lastShift.dy, rm, rsd, ch.a, ch.b, ch.ref);
     letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light, ch });
   }
   alignRows(W, H, letters);
@@ -880,6 +880,7 @@ function wrongLetters(
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
     if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters))) continue;
+    if (!inLine(l, letters, ref.glyphs)) continue;
     // on a part that moves on its own, the letter as that part has moved: a spinner under its own
     // motion, a dangler turned about its ring
     if (alt && nearRegion(alt.region, x0, y0) && boxNcc(alt.warped, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
@@ -920,21 +921,39 @@ function alignRows(W: number, H: number, letters: Letter[]): void {
     const ncc = boxNcc(photo, ref, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, ox, oy);
     if (ncc <= l.ncc) continue;
     l.ncc = ncc;
-    l.light = letterLight(photo, W, [l.x0, l.y0, l.bw, l.bh], lastShift.dx, lastShift.dy, l.rm, l.rsd, a, b);
+    l.light = letterLight(photo, W, [l.x0, l.y0, l.bw, l.bh], lastShift.dx, lastShift.dy, l.rm, l.rsd, a, b, ref);
   }
 }
 
 /**
  * How far the photo's mean over a letter's box, shifted by (dx, dy), lies from what the pin predicts
- * there (a * the reference's mean `rm` + b), in the reference's contrasts (`rsd`).
+ * there (a * the reference's mean `rm` + b), in the reference's contrasts (`rsd`); or, when it is
+ * nearer, the same over the band of LIGHT_RING pixels around the box (the reference `r` there). A
+ * reflection or a shadow lights the letter's surroundings too; another glyph changes the box alone:
+ * an 8 printed where the reference has a 6 darkens its box by a third of its contrast, which read as
+ * a shadow and excused it, while the band around it was lit as predicted.
  */
 function letterLight(
-  warped: Uint8Array, W: number, [x0, y0, bw, bh]: readonly number[], dx: number, dy: number, rm: number, rsd: number, a: number, b: number,
+  warped: Uint8Array, W: number, [x0, y0, bw, bh]: readonly number[], dx: number, dy: number, rm: number, rsd: number, a: number, b: number, r: Uint8Array,
 ): number {
   let qs = 0;
   for (let yy = y0; yy < y0 + bh; yy++) for (let xx = x0; xx < x0 + bw; xx++) qs += warped[(yy + dy) * W + xx + dx];
-  return Math.abs(qs / (bw * bh) - (a * rm + b)) / (Math.abs(a) * rsd);
+  const box = Math.abs(qs / (bw * bh) - (a * rm + b)) / (Math.abs(a) * rsd);
+  const H = warped.length / W;
+  let pq = 0, pr = 0, n = 0;
+  for (let yy = y0 - LIGHT_RING; yy < y0 + bh + LIGHT_RING; yy++)
+    for (let xx = x0 - LIGHT_RING; xx < x0 + bw + LIGHT_RING; xx++) {
+      if (yy >= y0 && yy < y0 + bh && xx >= x0 && xx < x0 + bw) continue;
+      const py = yy + dy, px = xx + dx;
+      if (yy < 0 || yy >= H || xx < 0 || xx >= W || py < 0 || py >= H || px < 0 || px >= W) continue;
+      pq += warped[py * W + px];
+      pr += r[yy * W + xx];
+      n++;
+    }
+  if (!n) return box;
+  return Math.min(box, Math.abs(pq / n - (a * (pr / n) + b)) / (Math.abs(a) * rsd));
 }
+const LIGHT_RING = 3;
 
 /**
  * Whether a glyph is one of the last two of its line on the reference (a line of at least two: glyphs
@@ -951,6 +970,20 @@ function atLineEnd(glyph: number[], glyphs: number[][]): boolean {
   }
   return line >= 2 && after < 2;
 }
+
+/**
+ * Whether a glyph that reads wrong is lettering: one of a line of at least LINE_MIN_GLYPHS glyphs on
+ * the reference, or beside a letter of its row that the photo shows as the reference prints it. The
+ * two seams of a baseball spinner are found as a row of two tall glyphs; the spinner turns, both read
+ * wrong, and the right pin was refused (both public-set photos of one pin). A changed digit beside
+ * one that agrees still counts, and so does a whole name that changed.
+ */
+function inLine(l: Letter, letters: Letter[], glyphs: number[][]): boolean {
+  const [, y, , h] = l.glyph;
+  if (glyphs.filter((g) => sameRow(g[1], g[3], y, h)).length >= LINE_MIN_GLYPHS) return true;
+  return letters.some((m) => m !== l && m.ncc >= CLOSE_NCC && sameRow(m.glyph[1], m.glyph[3], y, h));
+}
+const LINE_MIN_GLYPHS = 3;
 
 /** Two letters (their tops and heights, or their boxes') stand in one row of lettering. */
 function sameRow(topA: number, heightA: number, topB: number, heightB: number): boolean {
