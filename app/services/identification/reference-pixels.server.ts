@@ -14,7 +14,8 @@
 // change. Each image is stored with its rows differenced from the row above and deflated (node:zlib):
 // about 68 KB for the grayscale and 63 KB for the thumbnail of a public-set reference, against 233
 // and 174 KB raw. A blob that does not read, or whose size is not the reference's, is ignored: the
-// match decodes the JPEGs as before.
+// match decodes the JPEGs as before. A reference whose letters are compared on a tint
+// (detail.server.ts, `referenceTint`) keeps its projection on it here too, with the tint's axis.
 import { deflateSync, inflateSync } from "node:zlib";
 import { decodeLayout, referenceLayout, tintedGray, type TintedGray } from "./detail.server";
 import { decodeReference, decodeRGB, featureCut, featureLayout, featureThumbnail, THUMB_SIDE, toGray, type RawImage } from "./features.server";
@@ -106,15 +107,12 @@ function header(blob: Uint8Array) {
 }
 
 /**
- * Whether a stored blob is of the current form. One of an earlier version (RPX1, before the tint)
- * still reads, without a tint, until the server's background pass makes it again.
+ * The first four bytes of a blob of the current form. One of an earlier version (RPX1, before the
+ * tint) still reads, without a tint, until the server's background pass, which finds it by these
+ * bytes, makes it again.
  */
-export function currentPixels(blob: Uint8Array): boolean {
-  return blob.byteLength >= 4 && new DataView(blob.buffer, blob.byteOffset, 4).getUint32(0, true) === MAGIC && header(blob) !== null;
-}
-
-/** The first four bytes of a blob of the current form (for finding those of an earlier one in SQL). */
-export const PIXELS_MAGIC = Buffer.from([0x52, 0x50, 0x58, 0x32]);
+export const PIXELS_MAGIC = Buffer.alloc(4);
+PIXELS_MAGIC.writeUInt32LE(MAGIC);
 
 /** Inflates `bytes` to exactly `size` bytes, or null. */
 function inflated(bytes: Uint8Array, size: number): Uint8Array | null {
