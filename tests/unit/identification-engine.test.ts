@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout } from '~/services/identification/detail.server';
-import { extractFeatures, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
+import { extractFeatures, plausibleRivals, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -90,6 +90,22 @@ describe('visual engine', () => {
     expect(shortlistPlace([30, 12, 9, 14], 9, 4)).toBe(-1);
     expect(shortlistPlace([30, 9, 12, 9], 10, 4)).toBe(3); // the last of equally weak ones (the least voted)
     expect(shortlistPlace([30, 12], 5, 4)).toBe(2); // room left: after the others
+  });
+
+  it('lets a colour variant found with a third of the inliers duel for the photo when the strongest pin\'s colours are not the photo\'s', () => {
+    // the public set's photo of a cardinal and yellow pin: its teal and black variant counted 77 inliers
+    // and aligned with a colour residual of 26, the cardinal one 27 inliers and a residual of 6
+    const teal = { id: 'teal', inliers: 77, resid: 26 };
+    const cardinal = { id: 'cardinal', inliers: 27, resid: 6 };
+    const other = { id: 'other design', inliers: 20, resid: 7 };
+    const byResid = <V extends { resid: number }>(vs: V[]) => vs.slice().sort((a, b) => a.resid - b.resid);
+    const variants = (a: { id: string }, b: { id: string }) => [a.id, b.id].every((id) => id === 'teal' || id === 'cardinal');
+    expect(plausibleRivals(byResid([teal, cardinal, other]), variants).map((v) => v.id)).toEqual(['cardinal']);
+    // not its look-alike: no rival on so few inliers, and nothing is named
+    expect(plausibleRivals(byResid([teal, other]), variants)).toEqual([]);
+    // both variants' colours agree: the bar stays, the strongest alone is a rival
+    const tealClose = { ...teal, resid: 7 };
+    expect(plausibleRivals(byResid([tealClose, cardinal]), variants).map((v) => v.id)).toEqual(['teal']);
   });
 
   it('names a small pin in a soft photo, of which the vote finds few correspondences, and still refuses another team name there', async () => {

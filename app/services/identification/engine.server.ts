@@ -750,11 +750,7 @@ export class VisualIndex {
       if (!cur || (v.resid ?? 99) < (cur.resid ?? 99)) alignedPins.set(v.e.pinId, v);
     }
     const plist = [...alignedPins.values()].sort((x, y) => (x.resid ?? 99) - (y.resid ?? 99));
-    const r0 = plist[0]?.resid ?? 99;
-    const i0 = Math.max(0, ...plist.map((v) => v.inliers));
-    const plausible = plist
-      .filter((v) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD && v.inliers >= i0 * 0.4)
-      .slice(0, 4);
+    const plausible = plausibleRivals(plist, (a, b) => !!lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e)));
     const wins = new Map<Verified, number>();
     const margin = new Map<Verified, number>();
     const duelErr = new Map<Verified, number>();
@@ -1064,6 +1060,28 @@ export function shortlistPlace(quick: number[], count: number, capacity: number)
   if (quick.length < capacity) return quick.length;
   const weakest = quick.reduce((w, q, rank) => (q <= quick[w] ? rank : w), 0);
   return count > quick[weakest] ? weakest : -1;
+}
+
+/** A pin counts this share of the strongest pin's inliers to rival it in the colour duels... */
+const RIVAL_INLIERS = 0.4;
+
+/**
+ * The pins whose aligned colours (`resid`) rival the best (sorted by resid, as `aligned` is given), at
+ * most four. A pin with fewer than RIVAL_INLIERS of the strongest's inliers is no rival, unless the
+ * strongest's own colours are not the photo's and the pin is its look-alike (`lookAlike`: the references
+ * align). A colour variant shares every feature of the design, and the one whose colours the photo shows
+ * may count a third of the other's inliers (the die lines stand out better on a dark enamel): one public
+ * photo was answered no match so. Between look-alikes whose colours both agree the bar stays: one found
+ * with few inliers more often ties the duels than tells them apart (three photos at 5,000 pins).
+ */
+export function plausibleRivals<V extends { inliers: number; resid?: number }>(aligned: V[], lookAlike: (strongest: V, v: V) => boolean): V[] {
+  const r0 = aligned[0]?.resid ?? 99;
+  const i0 = Math.max(0, ...aligned.map((v) => v.inliers));
+  const close = (v: V) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD;
+  const strongest = aligned.find((v) => v.inliers === i0);
+  const offColour = !!strongest && !close(strongest);
+  const rival = (v: V) => v.inliers >= i0 * RIVAL_INLIERS || (offColour && v !== strongest && lookAlike(strongest as V, v));
+  return aligned.filter((v) => close(v) && rival(v)).slice(0, 4);
 }
 
 /** A candidate checked in detail: the photo warped onto its reference, the reference, and the result. */
