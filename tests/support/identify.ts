@@ -28,7 +28,7 @@ export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string }; ball?: boolean } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string }; ball?: boolean; condensed?: boolean } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
@@ -65,7 +65,7 @@ export async function pinArtwork(
     <path d="M70 330 L442 330 L420 400 L92 400 Z" fill="${c}" stroke="#d4af37" stroke-width="6"/>
     ${opts.glitter === undefined ? '' : glitter(opts.glitter)}
     <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="${opts.ink?.fill ?? '#ffffff'}" stroke="${opts.ink?.line ?? '#000'}" stroke-width="1.5">${text}</text>
-    <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">${year}</text>
+    <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5"${opts.condensed ? ' transform="translate(256 0) scale(0.5 1) translate(-256 0)"' : ''}>${year}</text>
     ${opts.spin === undefined ? '' : spinner(opts.spin, opts.ball)}
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();

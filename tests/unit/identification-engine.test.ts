@@ -317,6 +317,26 @@ describe('visual engine', () => {
     }
   });
 
+  it('names the year the photo shows when the colours favour another year whose digit looks alike, and the pin\'s own letters all pass', async () => {
+    // as above, but the years are printed small in a condensed face: an 8 and a 6 of it correlate 0.9,
+    // so the favoured year's detail check sees no letter differ and its colours were accepted (98-99
+    // confidence for the other year in five of these photos); the digits, compared under both look-
+    // alikes, name the year the photo shows
+    const family = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    const art = (year: number, banner: string) => pinArtwork(31, 'EAGLES', year, { banner, yearSize: 34, condensed: true });
+    for (const [year, banner] of [[2016, '#1f5c3a'], [2018, '#1a1a1a']] as const) {
+      const picture = await art(year, banner);
+      refs.set(`condensed-${year}`, picture);
+      family.add({ imageId: `condensed-${year}`, pinId: `condensed-${year}`, features: await extractFeatures(picture) });
+    }
+    for (const [year, banner] of [[2016, '#1a1a1a'], [2018, '#1f5c3a']] as const) {
+      for (const [size, rotate] of [[260, 14], [300, -9], [300, 14], [340, -9], [380, -9]]) {
+        const result = await family.match(await phonePhoto(await art(year, banner), { rotate, size }));
+        expect(result.best?.pinId, `${year} at ${size} px, turned ${rotate}°`).toBe(`condensed-${year}`);
+      }
+    }
+  }, 60_000);
+
   it('names the catalogue pin in a photo of several pins, beside another design\'s look-alike', async () => {
     // a lanyard or a pin board: beside the pin, another that shares a catalogue pin's design but prints
     // another team name. That catalogue pin is found there, at another place in the photo, and the two

@@ -913,6 +913,18 @@ export class VisualIndex {
       if (d && d.wrongLetters > 0) {
         for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await yearApart(o))) return lettersOrNoMatch();
       }
+      // a look-alike a year apart found at the winner's place: the winner's letters may all pass (the
+      // photo's 6 correlates 0.90 with the 8 of another year of a condensed font, and the thumbnails'
+      // duel favoured that year), so their differing letters are compared with the photo, and the
+      // look-alike whose letters it shows is named instead (two public photos of a 2016 pin named 2018)
+      if (d) {
+        for (const o of plausible) {
+          if (o === winner || !samePlace(o, winner) || !(await yearApart(o))) continue;
+          const read = await byLetters();
+          if (read?.best && read.best.pinId !== winner.e.pinId) return read;
+          break;
+        }
+      }
       return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
     };
     const result = await decide();
