@@ -915,11 +915,20 @@ export class VisualIndex {
       }
       // a look-alike a year apart found at the winner's place: the winner's letters may all pass (the
       // photo's 6 correlates 0.90 with the 8 of another year of a condensed font, and the thumbnails'
-      // duel favoured that year), so their differing letters are compared with the photo, and the
-      // look-alike whose letters it shows is named instead (two public photos of a 2016 pin named 2018)
-      if (d) {
+      // duel favoured that year), so their differing letters are compared with the photo in the
+      // winner's frame; when the photo leans to the look-alike's, all are compared as for look-alikes
+      // the colours cannot tell apart, and the one whose letters the photo shows is named instead (two
+      // public photos of a 2016 pin were named 2018). The first comparison costs a few ms; the second
+      // checks every look-alike in detail
+      const checked = warps.get(winner);
+      if (d && checked) {
         for (const o of plausible) {
           if (o === winner || !samePlace(o, winner) || !(await yearApart(o))) continue;
+          const hOW = lookAlikeOf(winner, o);
+          const refO = hOW && (await this.detailOf(o.e));
+          if (!hOW || !refO) continue;
+          const lean = letterDuel(cv, checked.warped, checked.valid, checked.ref, refO, hOW, checked.d.sigma);
+          if (lean.letters === 0 || lean.score >= 0) continue;
           const read = await byLetters();
           if (read?.best && read.best.pinId !== winner.e.pinId) return read;
           break;
