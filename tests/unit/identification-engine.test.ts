@@ -335,6 +335,10 @@ describe('visual engine', () => {
         expect(result.best?.pinId, `${year} at ${size} px, turned ${rotate}°`).toBe(`condensed-${year}`);
       }
     }
+    // a year in neither is still not named
+    for (const banner of ['#1f5c3a', '#1a1a1a']) {
+      expect((await family.match(await phonePhoto(await art(2017, banner), { rotate: 14, size: 340 }))).best).toBeNull();
+    }
   }, 60_000);
 
   it('names the catalogue pin in a photo of several pins, beside another design\'s look-alike', async () => {
