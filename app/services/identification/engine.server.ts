@@ -910,8 +910,10 @@ export class VisualIndex {
         const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
         return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
       };
+      /** A look-alike a year apart from the winner, found at its place in the photo. */
+      const yearApartHere = async (o: Verified) => o !== winner && samePlace(o, winner) && (await yearApart(o));
       if (d && d.wrongLetters > 0) {
-        for (const o of plausible) if (o !== winner && samePlace(o, winner) && (await yearApart(o))) return lettersOrNoMatch();
+        for (const o of plausible) if (await yearApartHere(o)) return lettersOrNoMatch();
       }
       // a look-alike a year apart found at the winner's place: the winner's letters may all pass (the
       // photo's 6 correlates 0.90 with the 8 of another year of a condensed font, and the thumbnails'
@@ -923,7 +925,7 @@ export class VisualIndex {
       const checked = warps.get(winner);
       if (d && checked) {
         for (const o of plausible) {
-          if (o === winner || !samePlace(o, winner) || !(await yearApart(o))) continue;
+          if (!(await yearApartHere(o))) continue;
           const hOW = lookAlikeOf(winner, o);
           const refO = hOW && (await this.detailOf(o.e));
           if (!hOW || !refO) continue;
@@ -1101,7 +1103,8 @@ export function plausibleRivals<V extends { inliers: number; resid?: number }>(a
   const close = (v: V) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD;
   const strongest = aligned.find((v) => v.inliers === i0);
   const offColour = !!strongest && !close(strongest);
-  const rival = (v: V) => v.inliers >= i0 * RIVAL_INLIERS || (offColour && v !== strongest && lookAlike(strongest as V, v));
+  // (the strongest itself, off colour, is not close: it never reaches `rival`)
+  const rival = (v: V) => v.inliers >= i0 * RIVAL_INLIERS || (offColour && lookAlike(strongest as V, v));
   return aligned.filter((v) => close(v) && rival(v)).slice(0, 4);
 }
 
