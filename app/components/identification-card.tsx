@@ -1,4 +1,5 @@
 import type { IdentificationResult } from '~/services/identification/identify.server';
+import { nearIdenticalOf } from '~/utils/identification';
 
 // The home page's result card lives apart from the full result (identification-result.tsx), so the
 // home page does not load the form libraries that only /identify needs.
@@ -37,7 +38,7 @@ export function IdentificationCard({ result, onClose, onViewFull }: { result: Re
       </div>
       {!result.identified && result.similarPins.length ? (
         <p className="text-sm text-slate-600">
-          {result.outcome === 'ambiguous' ? 'Candidates' : 'Similar pins'}: {result.similarPins.map((s) => s.pin.name).join(', ')}
+          {result.outcome === 'ambiguous' ? 'Candidates' : 'Similar pins'}: {(result.outcome === 'ambiguous' ? nearIdenticalOf(result.similarPins) : result.similarPins).map((s) => s.pin.name).join(', ')}
         </p>
       ) : null}
       <button type="button" className="btn-primary w-full" onClick={onViewFull}>

@@ -4,6 +4,7 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import type { IdentificationResult } from '~/services/identification/identify.server';
 import { newPinSchema } from '~/forms/pins';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
+import { nearIdenticalOf } from '~/utils/identification';
 import { AddToCollectionForm } from './add-to-collection';
 import { FieldError } from './form-field';
 import { headline } from './identification-card';
@@ -54,6 +55,21 @@ export function IdentificationDetails({
   organizations: string[];
 }) {
   const ambiguous = !result.identified && result.outcome === 'ambiguous';
+  // an ambiguous answer's near-identical pins are the choice; the others are only similar
+  const family = ambiguous ? nearIdenticalOf(result.similarPins) : [];
+  const chosen = (primary: boolean) => ({ identificationId: result.identificationId, primary });
+  const lists: SimilarPinListProps[] = ambiguous
+    ? [
+        {
+          id: 'similar-heading',
+          title: 'Choose your pin',
+          intro: 'These pins differ only in team name, year or colours. Compare them with yours and pick the one you have.',
+          pins: family,
+          choose: chosen(true),
+        },
+        { id: 'others-heading', title: 'Other similar pins', intro: 'Less alike, but yours may be one of these.', pins: result.similarPins.filter((s) => !family.includes(s)), choose: chosen(false) },
+      ]
+    : [{ id: 'similar-heading', title: 'Similar Pins', pins: result.similarPins }];
   return (
     <div className="space-y-6" data-testid="identification-result">
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
@@ -129,50 +145,64 @@ export function IdentificationDetails({
         </div>
       </div>
 
-      {result.similarPins.length ? (
-        <section aria-labelledby="similar-heading" className="space-y-3">
-          <h2 id="similar-heading" className="text-xl font-bold text-slate-900">
-            {ambiguous ? 'Choose your pin' : 'Similar Pins'}
-          </h2>
-          {ambiguous ? (
-            <p className="text-sm text-slate-700">These pins differ only in team name, year or colours. Compare them with yours and pick the one you have.</p>
-          ) : null}
-          <ul className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4">
-            {result.similarPins.map((s) => (
-              <li key={s.pin.id} className="card flex flex-col overflow-hidden" data-testid="similar-pin">
-                <Link to={`/pins/${s.pin.id}`} className="block">
-                  <div className="aspect-square bg-white">
-                    {s.pin.thumbnail ? (
-                      <img src={s.pin.thumbnail} alt={s.pin.name} width={320} height={320} loading="lazy" className="h-full w-full object-contain p-2" />
-                    ) : null}
-                  </div>
-                  <div className="space-y-1 p-3">
-                    <h3 className="line-clamp-2 text-sm font-semibold text-slate-900">{s.pin.name}</h3>
-                    {s.pin.organization ? <p className="truncate text-xs text-slate-500">{s.pin.organization.name}</p> : null}
-                    {s.pin.year ? <p className="text-xs text-slate-500">{s.pin.year}</p> : null}
-                    <p className="text-xs font-medium text-brand-700">{s.matchScore}% match</p>
-                  </div>
-                </Link>
-                {ambiguous ? (
-                  <Form method="post" className="mt-auto border-t border-slate-100 p-3">
-                    <input type="hidden" name="intent" value="choosePin" />
-                    <input type="hidden" name="identificationId" value={result.identificationId} />
-                    <input type="hidden" name="pinId" value={s.pin.id} />
-                    <button type="submit" className="btn-primary w-full" aria-label={`This is my pin: ${s.pin.name}`}>
-                      This is my pin
-                    </button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {lists.map((list) => (
+        <SimilarPinList key={list.id} {...list} />
+      ))}
 
       {!result.identified ? <NewPinSection result={result} viewer={viewer} lastResult={newPinResult} organizations={organizations} /> : null}
 
       <PhotoTips />
     </div>
+  );
+}
+
+/** A list of similar pins; with `choose`, each has a 'This is my pin' button that records the choice. */
+interface SimilarPinListProps {
+  id: string;
+  title: string;
+  intro?: string;
+  pins: Result['similarPins'];
+  choose?: { identificationId: string; primary: boolean };
+}
+
+function SimilarPinList({ id, title, intro, pins, choose }: SimilarPinListProps) {
+  if (!pins.length) return null;
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-xl font-bold text-slate-900">
+        {title}
+      </h2>
+      {intro ? <p className="text-sm text-slate-700">{intro}</p> : null}
+      <ul className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4">
+        {pins.map((s) => (
+          <li key={s.pin.id} className="card flex flex-col overflow-hidden" data-testid="similar-pin">
+            <Link to={`/pins/${s.pin.id}`} className="block">
+              <div className="aspect-square bg-white">
+                {s.pin.thumbnail ? (
+                  <img src={s.pin.thumbnail} alt={s.pin.name} width={320} height={320} loading="lazy" className="h-full w-full object-contain p-2" />
+                ) : null}
+              </div>
+              <div className="space-y-1 p-3">
+                <h3 className="line-clamp-2 text-sm font-semibold text-slate-900">{s.pin.name}</h3>
+                {s.pin.organization ? <p className="truncate text-xs text-slate-500">{s.pin.organization.name}</p> : null}
+                {s.pin.year ? <p className="text-xs text-slate-500">{s.pin.year}</p> : null}
+                <p className="text-xs font-medium text-brand-700">{s.matchScore}% match</p>
+              </div>
+            </Link>
+            {choose ? (
+              <Form method="post" className="mt-auto border-t border-slate-100 p-3">
+                <input type="hidden" name="intent" value="choosePin" />
+                <input type="hidden" name="identificationId" value={choose.identificationId} />
+                <input type="hidden" name="pinId" value={s.pin.id} />
+                <button type="submit" className={`${choose.primary ? 'btn-primary' : 'btn-secondary'} w-full`} aria-label={`This is my pin: ${s.pin.name}`}>
+                  This is my pin
+                </button>
+              </Form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

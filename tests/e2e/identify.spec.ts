@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { phonePhoto, pinArtwork } from '../support/identify';
+import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
 import { ANSWERED, DEMO, isNoJs, postedPhoto, signIn } from './support';
 
 /** Not identified: no match, or near-identical candidates to choose from (both offer the new-pin form). */
@@ -96,6 +96,38 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   const { data } = await sharp(laid.bytes).raw().toBuffer({ resolveWithObject: true });
   expect([data[0], data[1], data[2]].every((v) => v > 240)).toBe(true); // the top-left corner, outside the pin
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
+});
+
+test('near-identical pins: the ones it cannot tell apart to choose from, apart from pins only similar; the choice names the pin', async ({ page }) => {
+  const noJs = isNoJs(test.info().project.name);
+  const seed = uniqueSeed();
+  await signIn(page, DEMO.vendor);
+  // one design sold in two editions that look the same, and the design with another team name and banner
+  const twin = await pinArtwork(seed, `H${seed % 10000}`, 2022);
+  const editions = [`E2E Herons ${seed} (Royal)`, `E2E Herons ${seed} (Navy)`];
+  const cousin = `E2E Ospreys ${seed}`;
+  const create = async (name: string, picture: Buffer) => {
+    const data = { name, description: 'A pin of the near-identical test', organizationName: `E2E Birds ${seed}`, totalQuantity: 10, images: [dataUrl(picture)] };
+    expect((await page.request.post('/api/pins', { data })).status()).toBe(201);
+  };
+  await create(editions[0], twin);
+  await create(editions[1], await sharp(twin).jpeg({ quality: 90 }).toBuffer()); // a file of its own
+  await create(cousin, await pinArtwork(seed, `O${seed % 10000}`, 2022, { banner: '#1e3a8a' }));
+
+  await page.goto('/identify');
+  await identifyWith(page, { name: 'twin.jpg', mimeType: 'image/jpeg', buffer: await phonePhoto(twin, { rotate: 12 }) }, noJs);
+  await expect(page).toHaveURL(/\/identify\?result=/, ANSWERED);
+  await expect(page.getByRole('heading', { name: 'Which one is yours?' })).toBeVisible();
+  await expect(page.getByText('This pin is one of 2 near-identical pins.', { exact: false }).first()).toBeVisible();
+  const choice = page.getByRole('region', { name: 'Choose your pin' });
+  await expect(choice.getByTestId('similar-pin')).toHaveCount(2);
+  for (const name of editions) await expect(choice.getByRole('heading', { name })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Other similar pins' }).getByRole('heading', { name: cousin })).toBeVisible();
+
+  await choice.getByRole('button', { name: `This is my pin: ${editions[1]}` }).click();
+  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
+  await expect(page.getByRole('link', { name: editions[1] })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Choose your pin' })).toHaveCount(0);
 });
 
 test('visitors: the home file form posts to /identify and the result renders; sign in to add a pin', async ({ page }) => {

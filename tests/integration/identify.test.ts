@@ -264,6 +264,40 @@ describe('identification', () => {
     expect(row?.userId).toBe(player.id);
   });
 
+  it('offers the near-identical pins of an ambiguous photo to choose from, apart from the pins that are only similar', async () => {
+    // two pins with one picture (a pin sold in two editions), and its design with another team name and banner
+    const twin = await pinArtwork(6161, 'HERONS', 2022);
+    const royal = await createPin(vendor, { name: 'Bay City Herons 12U - Omaha 2022 (Royal)', organizationName: 'Bay City Herons', images: [twin] });
+    // (its own file: the store keeps one copy of the same bytes)
+    const navyPicture = await sharp(twin).jpeg({ quality: 90 }).toBuffer();
+    const navy = await createPin(vendor, { name: 'Bay City Herons 12U - Omaha 2022 (Navy)', organizationName: 'Bay City Herons', images: [navyPicture] });
+    const cousin = await createPin(vendor, {
+      name: 'Bay City Ospreys 12U - Omaha 2022',
+      organizationName: 'Bay City Ospreys',
+      images: [await pinArtwork(6161, 'OSPREYS', 2022, { banner: '#1e3a8a' })],
+    });
+    const result = await identifyPin(null, dataUrl(await phonePhoto(twin, { rotate: 12 })));
+    expect(result.outcome).toBe('ambiguous');
+    expect(result.identified).toBe(false);
+    const flags = new Map(result.similarPins.map((s) => [s.pin.id, s.nearIdentical]));
+    expect(flags.get(royal.id)).toBe(true);
+    expect(flags.get(navy.id)).toBe(true);
+    expect(flags.get(cousin.id)).toBe(false);
+    // the near-identical pins come first, and the message counts them alone
+    expect(result.similarPins.slice(0, 2).map((s) => s.pin.id).sort()).toEqual([royal.id, navy.id].sort());
+    expect(result.message).toBe('This pin is one of 2 near-identical pins. Check the team name and year on your pin and choose it below.');
+    expect(result.analysis.analysis).toContain('matches 2 near-identical pins');
+    // shown again, the same
+    const again = await getIdentificationResult(result.identificationId);
+    expect(again.similarPins.map((s) => [s.pin.id, s.nearIdentical])).toEqual(result.similarPins.map((s) => [s.pin.id, s.nearIdentical]));
+    // the choice is recorded; the answer then names the pin and flags nothing
+    const chosen = await chooseIdentifiedPin(null, result.identificationId, navy.id);
+    expect(chosen.identified).toBe(true);
+    expect(chosen.pin?.id).toBe(navy.id);
+    expect(chosen.similarPins.every((s) => s.nearIdentical === undefined)).toBe(true);
+    for (const id of [royal.id, navy.id, cousin.id]) await removePinFromIndex(id);
+  });
+
   it('lets the photographer choose among the offered candidates only', async () => {
     const unknown = await identifyPin(null, dataUrl(await phonePhoto(await pinArtwork(777, 'BISON'))));
     expect(unknown.identified).toBe(false);

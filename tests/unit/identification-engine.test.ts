@@ -297,6 +297,23 @@ describe('visual engine', () => {
     expect(result.candidates.map((c) => c.pinId).sort()).toEqual(['eagles-2018', 'eagles-2019']);
   });
 
+  it('offers the pins it cannot tell apart as the family to choose from, and a look-alike it told apart as only similar', async () => {
+    // two catalogue pins with one picture (a pin sold in two editions), and the same design with
+    // another team name and banner: the photo of the first two cannot name either
+    const catalogue = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    const twin = await pinArtwork(61, 'HAWKS', 2020);
+    const cousin = await pinArtwork(61, 'OWLS', 2020, { banner: '#1e3a8a' });
+    for (const [id, picture] of [['hawks-royal', twin], ['hawks-navy', twin], ['owls', cousin]] as const) {
+      refs.set(id, picture);
+      catalogue.add({ imageId: id, pinId: id, features: await extractFeatures(picture) });
+    }
+    const result = await catalogue.match(await phonePhoto(twin, { rotate: 14, size: 340 }));
+    expect(result.reason).toBe('ambiguous');
+    expect(result.best).toBeNull();
+    expect(result.candidates.map((c) => c.pinId)).toContain('owls');
+    expect([...(result.family ?? [])].sort()).toEqual(['hawks-navy', 'hawks-royal']);
+  });
+
   it('names the year the photo shows when the colours favour another year of its design, and still refuses a year that is in neither', async () => {
     // the catalogue's pictures of two years of one design show its banner in other shades (one picture
     // darker than the pin), and the photo's banner is the shade of the other year's picture: the colour

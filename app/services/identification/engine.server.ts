@@ -67,6 +67,12 @@ export interface MatchResult {
   best: { pinId: string; confidence: number } | null;
   candidates: { pinId: string; score: number }[];
   reason: "match" | "no_match" | "ambiguous";
+  /**
+   * With "ambiguous": the pins among `candidates` that could not be told apart (the duels' favourite
+   * and the look-alikes it could not be parted from), for the user to choose among; the other
+   * candidates are only similar.
+   */
+  family?: string[];
   timings?: Record<string, number>;
 }
 
@@ -760,6 +766,9 @@ export class VisualIndex {
       duelErr.set(v, 0);
     }
     const losses = new Map<Verified, number>();
+    // the pairs that no duel parted: too close to call, or look-alikes at one place with no pixels to compare
+    const unparted: [Verified, Verified][] = [];
+    const beaten: [Verified, Verified][] = []; // [winner, loser] of the duels that parted them
     const samePlace = (A: Verified, Bv: Verified) => overlapShare(A.al as Aligned, Bv.al as Aligned) >= SAME_PLACE_SHARE;
     const duels = plausible.flatMap((A, i) => plausible.slice(i + 1).map((Bv) => [A, Bv] as const));
     // each duel aligns the two references (cached once done): with the worker, two pairs at a time
@@ -773,11 +782,14 @@ export class VisualIndex {
         if (!samePlace(A, Bv)) continue;
         margin.set(A, 0);
         margin.set(Bv, 0);
+        unparted.push([A, Bv]);
         continue;
       }
       const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
       const w = rel >= 0 ? A : Bv;
       const l = rel >= 0 ? Bv : A;
+      if (Math.abs(rel) < AMBIGUOUS_MARGIN) unparted.push([A, Bv]);
+      else beaten.push([w, l]);
       wins.set(w, (wins.get(w) ?? 0) + 1);
       losses.set(l, (losses.get(l) ?? 0) + 1);
       margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
@@ -816,6 +828,18 @@ export class VisualIndex {
       return { pinId: v.e.pinId, score: sc };
     });
     const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
+    /**
+     * An "ambiguous" answer: the candidates, and among them the family to choose from, which is the
+     * favourite and the pins it was not parted from (a duel too close to call, one it lost, or no pixels
+     * to compare at its place); the pins it beat clearly are only similar.
+     */
+    const ambiguous = (): MatchResult => {
+      const kin = new Set<string>([winner.e.pinId]);
+      for (const [A, Bv] of unparted) if (A === winner || Bv === winner) kin.add((A === winner ? Bv : A).e.pinId);
+      for (const [w, l] of beaten) if (l === winner) kin.add(w.e.pinId);
+      const family = candidates.map((c) => c.pinId).filter((id) => kin.has(id));
+      return { best: null, candidates: unsure(), reason: "ambiguous", family: family.length > 1 ? family : candidates.map((c) => c.pinId), timings };
+    };
     // no match: the closest pins are those with the most geometric evidence; once the colour
     // comparison's favourite is rejected, its order is no better a guess (on the public set the photo's
     // own pin came first among the suggestions for 65 of the 74 no-match photos that suggest it, in
@@ -884,7 +908,7 @@ export class VisualIndex {
       };
       const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
       // look-alikes that the colours cannot tell apart
-      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) return (await byLetters()) ?? { best: null, candidates: unsure(), reason: "ambiguous", timings };
+      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) return (await byLetters()) ?? ambiguous();
       if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
       // the colours' favourite whose letters differ from the photo's may be another year of a look-alike
       // that prints the photo's: the few pixels of a digit, at thumbnail size, can favour the wrong year by

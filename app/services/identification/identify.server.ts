@@ -16,6 +16,7 @@ import { transaction } from '~/db/index.server';
 import { identifications, pins } from '~/db/schema';
 import { db } from '~/db/index.server';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
+import { nearIdenticalOf } from '~/utils/identification';
 import { recordIdentificationActivity, type UnlockedBadge } from '../achievements.server';
 import { AppError, Forbidden, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
 import { imageIdOf, imageUrl, sniffImageType, storeImageLater, toImageBytes } from '../images.server';
@@ -42,6 +43,11 @@ export interface SimilarPin {
   pin: PinDto;
   /** 0-100 */
   matchScore: number;
+  /**
+   * With outcome 'ambiguous': one of the near-identical pins the photo could be (the user chooses
+   * among these); false for a pin that is only similar. Absent when the outcome is not 'ambiguous'.
+   */
+  nearIdentical?: boolean;
 }
 
 /** The identification response (spec §3), plus the ids that let a page show it again. */
@@ -73,7 +79,8 @@ interface StoredIdentification {
   message: string;
   serviceUnavailable: boolean;
   analysis: IdentificationAnalysis;
-  similar: { pinId: string; matchScore: number }[];
+  /** nearIdentical: see SimilarPin (absent on rows stored before it was kept: all of an ambiguous answer's then) */
+  similar: { pinId: string; matchScore: number; nearIdentical?: boolean }[];
   imageId: string;
   aiUsed: boolean;
   timings?: Record<string, number>;
@@ -104,6 +111,7 @@ function photoIdOf(bytes: Buffer): string {
 
 // ---------------------------------------------------------------- analysis text
 
+
 function localAnalysis(best: PinDto | null, outcome: IdentificationResult['outcome'], confidence: number, similar: SimilarPin[]): IdentificationAnalysis {
   if (best && outcome === 'match') {
     const features = [
@@ -122,12 +130,13 @@ function localAnalysis(best: PinDto | null, outcome: IdentificationResult['outco
     };
   }
   if (outcome === 'ambiguous') {
+    const family = nearIdenticalOf(similar);
     return {
-      name: similar[0]?.pin.name ?? 'Pin family',
+      name: family[0]?.pin.name ?? 'Pin family',
       description: 'This pin belongs to a family of near-identical pins that differ only in team name, year or colours.',
       features: similar.map((s) => `${s.pin.name}: ${s.matchScore}% similar`),
-      analysis: `The photo matches ${similar.length} near-identical pins equally well. Compare the team name and year on your pin with the candidates and choose yours.`,
-      confidence: similar[0]?.matchScore ?? 0,
+      analysis: `The photo matches ${family.length} near-identical pins equally well. Compare the team name and year on your pin with the candidates and choose yours.`,
+      confidence: family[0]?.matchScore ?? 0,
     };
   }
   return {
@@ -190,13 +199,15 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
   const scoreOf = new Map(match.candidates.map((c) => [c.pinId, Math.round(c.score)]));
 
   let outcome: IdentificationResult['outcome'] = match.best && pinById.has(match.best.pinId) ? 'match' : match.reason === 'ambiguous' ? 'ambiguous' : 'no_match';
+  // the pins of an ambiguous answer that could not be told apart (the others are only similar)
+  const family = new Set(match.family ?? candidateIds);
   let bestId = outcome === 'match' ? (match.best as { pinId: string }).pinId : null;
   let confidence = outcome === 'match' ? Math.round((match.best as { confidence: number }).confidence) : 0;
 
   // near-identical family members: the text the model read may settle it
   if (outcome === 'ambiguous' && aiOutcome?.ok) {
-    const family = candidateIds.map((id) => pinById.get(id)).filter((p): p is PinDto => !!p);
-    const picked = pickCandidateByText(aiOutcome.value, family.map((p) => ({ pinId: p.id, name: p.name, description: p.description, year: p.year, event: p.event })));
+    const members = candidateIds.filter((id) => family.has(id)).map((id) => pinById.get(id)).filter((p): p is PinDto => !!p);
+    const picked = pickCandidateByText(aiOutcome.value, members.map((p) => ({ pinId: p.id, name: p.name, description: p.description, year: p.year, event: p.event })));
     if (picked) {
       outcome = 'match';
       bestId = picked;
@@ -205,12 +216,18 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
   }
 
   const bestPin = bestId ? (pinById.get(bestId) ?? null) : null;
-  const similarPins: SimilarPin[] = candidateIds
+  // an ambiguous answer lists the near-identical pins first, then the ones that are only similar
+  const listed = outcome === 'ambiguous' ? [...candidateIds.filter((id) => family.has(id)), ...candidateIds.filter((id) => !family.has(id))] : candidateIds;
+  const similarPins: SimilarPin[] = listed
     .filter((id) => id !== bestId)
     .map((id) => pinById.get(id))
     .filter((p): p is PinDto => !!p)
     .slice(0, SIMILAR_PINS_LIMIT)
-    .map((pin) => ({ pin, matchScore: Math.max(0, Math.min(100, scoreOf.get(pin.id) ?? 0)) }));
+    .map((pin) => ({
+      pin,
+      matchScore: Math.max(0, Math.min(100, scoreOf.get(pin.id) ?? 0)),
+      ...(outcome === 'ambiguous' ? { nearIdentical: family.has(pin.id) } : {}),
+    }));
 
   let analysis = localAnalysis(bestPin, outcome, confidence, similarPins);
   const serviceUnavailable = aiOutcome != null && !aiOutcome.ok;
@@ -222,7 +239,7 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
     : identified
       ? `This looks like ${bestPin.name}${bestPin.organization ? ` (${bestPin.organization.name})` : ''}.`
       : outcome === 'ambiguous'
-        ? `This pin is one of ${similarPins.length} near-identical pins. Check the team name and year on your pin and choose it below.`
+        ? `This pin is one of ${nearIdenticalOf(similarPins).length} near-identical pins. Check the team name and year on your pin and choose it below.`
         : "No exact match found, but we've analyzed the pin";
 
   const stored: StoredIdentification = {
@@ -232,7 +249,7 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
     message,
     serviceUnavailable,
     analysis,
-    similar: similarPins.map((s) => ({ pinId: s.pin.id, matchScore: s.matchScore })),
+    similar: similarPins.map((s) => ({ pinId: s.pin.id, matchScore: s.matchScore, ...(s.nearIdentical != null ? { nearIdentical: s.nearIdentical } : {}) })),
     imageId,
     aiUsed: !!aiOutcome?.ok,
     timings: { ...match.timings, totalMs: Math.round(performance.now() - started) },
@@ -293,7 +310,7 @@ export async function getIdentificationResult(id: string): Promise<Identificatio
     analysis: data.analysis,
     similarPins: data.similar.flatMap((s) => {
       const p = found.get(s.pinId);
-      return p ? [{ pin: p, matchScore: s.matchScore }] : [];
+      return p ? [{ pin: p, matchScore: s.matchScore, ...(data.outcome === 'ambiguous' && s.nearIdentical != null ? { nearIdentical: s.nearIdentical } : {}) }] : [];
     }),
     imageData: imageUrl(imageId),
     imageId,
