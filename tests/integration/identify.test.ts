@@ -23,7 +23,7 @@ import {
   identifyPin,
   readIdentifyRequest,
 } from '~/services/identification/identify.server';
-import { getVisualIndex, removePinFromIndex, storeMissingPixels } from '~/services/identification/index.server';
+import { getVisualIndex, loadStoredFeatures, removePinFromIndex, storeBackedIndex, storeMissingPixels } from '~/services/identification/index.server';
 import { importCatalogue } from '~/cli/catalogue-import';
 import { getImageVariant, imageWritesSettled } from '~/services/images.server';
 import { createPin } from '~/services/pins.server';
@@ -268,9 +268,9 @@ describe('identification', () => {
     // two pins with one picture (a pin sold in two editions), and its design with another team name and banner
     const twin = await pinArtwork(6161, 'HERONS', 2022);
     const royal = await createPin(vendor, { name: 'Bay City Herons 12U - Omaha 2022 (Royal)', organizationName: 'Bay City Herons', images: [twin] });
-    // (its own file: the store keeps one copy of the same bytes)
-    const navyPicture = await sharp(twin).jpeg({ quality: 90 }).toBuffer();
-    const navy = await createPin(vendor, { name: 'Bay City Herons 12U - Omaha 2022 (Navy)', organizationName: 'Bay City Herons', images: [navyPicture] });
+    // the same picture: the store keeps one copy, which both pins reference
+    const navy = await createPin(vendor, { name: 'Bay City Herons 12U - Omaha 2022 (Navy)', organizationName: 'Bay City Herons', images: [twin] });
+    expect(navy.images).toEqual(royal.images);
     const cousin = await createPin(vendor, {
       name: 'Bay City Ospreys 12U - Omaha 2022',
       organizationName: 'Bay City Ospreys',
@@ -290,6 +290,12 @@ describe('identification', () => {
     // shown again, the same
     const again = await getIdentificationResult(result.identificationId);
     expect(again.similarPins.map((s) => [s.pin.id, s.nearIdentical])).toEqual(result.similarPins.map((s) => [s.pin.id, s.nearIdentical]));
+    // loaded again from the database (as at a restart), both pins still share the picture
+    const reloaded = storeBackedIndex(null);
+    await loadStoredFeatures(reloaded);
+    const again2 = await reloaded.match(await phonePhoto(twin, { rotate: -10 }));
+    expect(again2.reason).toBe('ambiguous');
+    expect([...(again2.family ?? [])].sort()).toEqual([royal.id, navy.id].sort());
     // the choice is recorded; the answer then names the pin and flags nothing
     const chosen = await chooseIdentifiedPin(null, result.identificationId, navy.id);
     expect(chosen.identified).toBe(true);

@@ -297,21 +297,27 @@ describe('visual engine', () => {
     expect(result.candidates.map((c) => c.pinId).sort()).toEqual(['eagles-2018', 'eagles-2019']);
   });
 
-  it('offers the pins it cannot tell apart as the family to choose from, and a look-alike it told apart as only similar', async () => {
-    // two catalogue pins with one picture (a pin sold in two editions), and the same design with
-    // another team name and banner: the photo of the first two cannot name either
+  it('offers two pins that share one picture as the family to choose from, and a look-alike it told apart as only similar', async () => {
+    // two catalogue pins with one picture (a pin sold in two editions: the store keeps the image once,
+    // for both), and the same design with another team name and banner: a photo of the first two
+    // cannot name either
     const catalogue = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
     const twin = await pinArtwork(61, 'HAWKS', 2020);
     const cousin = await pinArtwork(61, 'OWLS', 2020, { banner: '#1e3a8a' });
-    for (const [id, picture] of [['hawks-royal', twin], ['hawks-navy', twin], ['owls', cousin]] as const) {
-      refs.set(id, picture);
-      catalogue.add({ imageId: id, pinId: id, features: await extractFeatures(picture) });
-    }
+    refs.set('hawks', twin);
+    refs.set('owls', cousin);
+    const twinFeatures = await extractFeatures(twin);
+    for (const pinId of ['hawks-royal', 'hawks-navy']) catalogue.add({ imageId: 'hawks', pinId, features: twinFeatures });
+    catalogue.add({ imageId: 'owls', pinId: 'owls', features: await extractFeatures(cousin) });
+    expect(catalogue.size).toBe(3);
     const result = await catalogue.match(await phonePhoto(twin, { rotate: 14, size: 340 }));
     expect(result.reason).toBe('ambiguous');
     expect(result.best).toBeNull();
     expect(result.candidates.map((c) => c.pinId)).toContain('owls');
     expect([...(result.family ?? [])].sort()).toEqual(['hawks-navy', 'hawks-royal']);
+    // one edition withdrawn: the other is named
+    catalogue.removePin('hawks-navy');
+    expect((await catalogue.match(await phonePhoto(twin, { rotate: 14, size: 340 }))).best?.pinId).toBe('hawks-royal');
   });
 
   it('names the year the photo shows when the colours favour another year of its design, and still refuses a year that is in neither', async () => {

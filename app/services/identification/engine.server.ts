@@ -59,6 +59,9 @@ import { warpPerspective } from "./warp.server";
 
 export type PinFeatures = Uint8Array;
 
+/** An index entry's key: its image, for its pin. */
+const entryKey = (e: { imageId: string; pinId: string }) => `${e.pinId}\n${e.imageId}`;
+
 export async function extractFeatures(image: Buffer): Promise<PinFeatures> {
   return extractFeaturesImpl(image);
 }
@@ -328,8 +331,15 @@ export class VisualIndex {
     return pending;
   }
 
+  /**
+   * Indexes one reference image of a pin. An image is kept once per pin: two pins may share one (the
+   * image store keeps one copy of the same bytes, and two editions of a pin may have one picture), and
+   * each is then a candidate, so that a photo of either is answered as one of the two, not as the one
+   * added last.
+   */
   add(entry: { imageId: string; pinId: string; features: PinFeatures }): void {
-    if (this.entries.has(entry.imageId)) this.removeImage(entry.imageId);
+    const key = entryKey(entry);
+    if (this.entries.has(key)) this.removeEntry(key);
     const f = decodeFeatures(entry.features);
     // ORB keeps 1,000 per reference image; the cap only guards the posting lists' 16-bit indices
     const desc = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
@@ -352,22 +362,27 @@ export class VisualIndex {
       slot: this.slots.length,
     };
     this.slots.push(e);
-    this.entries.set(e.imageId, e);
+    this.entries.set(key, e);
     if (this.lists) this.indexEntry(e, desc);
     else e.first = this.pending.append(desc);
   }
 
-  removeImage(imageId: string): void {
-    const e = this.entries.get(imageId);
+  private removeEntry(key: string): void {
+    const e = this.entries.get(key);
     if (!e) return;
     this.slots[e.slot] = null; // postings of dead slots are skipped, and dropped at the next rebuild
-    this.entries.delete(imageId);
-    this.thumbCache.delete(imageId);
-    this.detailCache.delete(imageId);
+    this.entries.delete(key);
+    this.thumbCache.delete(e.imageId);
+    this.detailCache.delete(e.imageId);
+  }
+
+  /** Drops an image, from every pin that has it. */
+  removeImage(imageId: string): void {
+    for (const [key, e] of [...this.entries]) if (e.imageId === imageId) this.removeEntry(key);
   }
 
   removePin(pinId: string): void {
-    for (const e of [...this.entries.values()]) if (e.pinId === pinId) this.removeImage(e.imageId);
+    for (const [key, e] of [...this.entries]) if (e.pinId === pinId) this.removeEntry(key);
   }
 
   get size(): number {

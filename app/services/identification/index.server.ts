@@ -44,11 +44,11 @@ interface IndexState {
 
 const globalForIndex = globalThis as unknown as { __pindexVisualIndex?: IndexState };
 
-/** The image ids each pin references (pins.images), as imageId -> pinId. */
-async function referencedImages(): Promise<Map<string, string>> {
+/** The image ids the pins reference (pins.images), as imageId -> the pins that have it (two pins may share one). */
+async function referencedImages(): Promise<Map<string, string[]>> {
   const rows = await db().select({ id: pins.id, images: pins.images }).from(pins);
-  const byImage = new Map<string, string>();
-  for (const row of rows) for (const imageId of row.images ?? []) byImage.set(imageId, row.id);
+  const byImage = new Map<string, string[]>();
+  for (const row of rows) for (const imageId of new Set(row.images ?? [])) byImage.set(imageId, [...(byImage.get(imageId) ?? []), row.id]);
   return byImage;
 }
 
@@ -69,9 +69,10 @@ export async function loadStoredFeatures(index: VisualIndex, skip: (pinId: strin
       .from(imageFeatures)
       .where(and(inArray(imageFeatures.imageId, batch), eq(imageFeatures.engine, FEATURE_ENGINE)));
     for (const row of rows) {
-      const pinId = byImage.get(row.imageId);
-      if (!pinId || skip(pinId)) continue;
-      index.add({ imageId: row.imageId, pinId, features: row.features }); // read, not kept: no copy
+      for (const pinId of byImage.get(row.imageId) ?? []) {
+        if (skip(pinId)) continue;
+        index.add({ imageId: row.imageId, pinId, features: row.features }); // read, not kept: no copy
+      }
       found.add(row.imageId);
     }
   }
@@ -190,13 +191,15 @@ async function backfillFeatures(state: IndexState, missing: string[]): Promise<v
   const byImage = await referencedImages();
   let done = 0;
   for (const imageId of missing) {
-    const pinId = byImage.get(imageId);
-    if (!pinId) continue;
+    const pinIds = byImage.get(imageId);
+    if (!pinIds) continue;
     try {
       const features = (await storedFeatures(imageId)) ?? (await extractAndStore(imageId));
-      // the pin may have been deleted or changed while we worked
-      const current = await db().select({ images: pins.images }).from(pins).where(eq(pins.id, pinId)).get();
-      if (features && current?.images.includes(imageId)) state.index.add({ imageId, pinId, features });
+      for (const pinId of pinIds) {
+        // the pin may have been deleted or changed while we worked
+        const current = await db().select({ images: pins.images }).from(pins).where(eq(pins.id, pinId)).get();
+        if (features && current?.images.includes(imageId)) state.index.add({ imageId, pinId, features });
+      }
     } catch (error) {
       console.error(`[identify] feature extraction failed for image ${imageId}`, error);
     }
