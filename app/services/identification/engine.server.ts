@@ -71,9 +71,9 @@ export interface MatchResult {
   candidates: { pinId: string; score: number }[];
   reason: "match" | "no_match" | "ambiguous";
   /**
-   * With "ambiguous": the pins among `candidates` that could not be told apart (the duels' favourite
-   * and the look-alikes it could not be parted from), for the user to choose among; the other
-   * candidates are only similar.
+   * With "ambiguous": the pins among `candidates` that could not be told apart (the duels' favourite,
+   * its rivals at its place and the pins it was not parted from), for the user to choose among; the
+   * other candidates are only similar.
    */
   family?: string[];
   timings?: Record<string, number>;
