@@ -14,6 +14,7 @@ export function headline(result: Result): string {
 
 /** The home page's result card: it replaces the identifier until closed. */
 export function IdentificationCard({ result, onClose, onViewFull }: { result: Result; onClose: () => void; onViewFull: () => void }) {
+  const ambiguous = result.outcome === 'ambiguous';
   return (
     <section className="card relative space-y-3 p-4" aria-label="Identification result" data-testid="identification-card">
       <button type="button" onClick={onClose} aria-label="Close" className="absolute right-3 top-3 rounded-full p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
@@ -38,7 +39,7 @@ export function IdentificationCard({ result, onClose, onViewFull }: { result: Re
       </div>
       {!result.identified && result.similarPins.length ? (
         <p className="text-sm text-slate-600">
-          {result.outcome === 'ambiguous' ? 'Candidates' : 'Similar pins'}: {(result.outcome === 'ambiguous' ? nearIdenticalOf(result.similarPins) : result.similarPins).map((s) => s.pin.name).join(', ')}
+          {ambiguous ? 'Candidates' : 'Similar pins'}: {(ambiguous ? nearIdenticalOf(result.similarPins) : result.similarPins).map((s) => s.pin.name).join(', ')}
         </p>
       ) : null}
       <button type="button" className="btn-primary w-full" onClick={onViewFull}>

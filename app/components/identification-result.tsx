@@ -156,7 +156,6 @@ export function IdentificationDetails({
   );
 }
 
-/** A list of similar pins; with `choose`, each has a 'This is my pin' button that records the choice. */
 interface SimilarPinListProps {
   id: string;
   title: string;
@@ -165,6 +164,7 @@ interface SimilarPinListProps {
   choose?: { identificationId: string; primary: boolean };
 }
 
+/** A list of similar pins; with `choose`, each has a 'This is my pin' button that records the choice. */
 function SimilarPinList({ id, title, intro, pins, choose }: SimilarPinListProps) {
   if (!pins.length) return null;
   return (

@@ -376,11 +376,6 @@ export class VisualIndex {
     this.detailCache.delete(e.imageId);
   }
 
-  /** Drops an image, from every pin that has it. */
-  removeImage(imageId: string): void {
-    for (const [key, e] of [...this.entries]) if (e.imageId === imageId) this.removeEntry(key);
-  }
-
   removePin(pinId: string): void {
     for (const [key, e] of [...this.entries]) if (e.pinId === pinId) this.removeEntry(key);
   }

@@ -111,7 +111,6 @@ function photoIdOf(bytes: Buffer): string {
 
 // ---------------------------------------------------------------- analysis text
 
-
 function localAnalysis(best: PinDto | null, outcome: IdentificationResult['outcome'], confidence: number, similar: SimilarPin[]): IdentificationAnalysis {
   if (best && outcome === 'match') {
     const features = [
@@ -199,14 +198,15 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
   const scoreOf = new Map(match.candidates.map((c) => [c.pinId, Math.round(c.score)]));
 
   let outcome: IdentificationResult['outcome'] = match.best && pinById.has(match.best.pinId) ? 'match' : match.reason === 'ambiguous' ? 'ambiguous' : 'no_match';
-  // the pins of an ambiguous answer that could not be told apart (the others are only similar)
+  // the pins of an ambiguous answer that could not be told apart, in candidate order (the others are only similar)
   const family = new Set(match.family ?? candidateIds);
+  const familyIds = candidateIds.filter((id) => family.has(id));
   let bestId = outcome === 'match' ? (match.best as { pinId: string }).pinId : null;
   let confidence = outcome === 'match' ? Math.round((match.best as { confidence: number }).confidence) : 0;
 
   // near-identical family members: the text the model read may settle it
   if (outcome === 'ambiguous' && aiOutcome?.ok) {
-    const members = candidateIds.filter((id) => family.has(id)).map((id) => pinById.get(id)).filter((p): p is PinDto => !!p);
+    const members = familyIds.map((id) => pinById.get(id)).filter((p): p is PinDto => !!p);
     const picked = pickCandidateByText(aiOutcome.value, members.map((p) => ({ pinId: p.id, name: p.name, description: p.description, year: p.year, event: p.event })));
     if (picked) {
       outcome = 'match';
@@ -217,7 +217,7 @@ export async function identifyPin(actor: SessionUser | null, input: unknown, opt
 
   const bestPin = bestId ? (pinById.get(bestId) ?? null) : null;
   // an ambiguous answer lists the near-identical pins first, then the ones that are only similar
-  const listed = outcome === 'ambiguous' ? [...candidateIds.filter((id) => family.has(id)), ...candidateIds.filter((id) => !family.has(id))] : candidateIds;
+  const listed = outcome === 'ambiguous' ? [...familyIds, ...candidateIds.filter((id) => !family.has(id))] : candidateIds;
   const similarPins: SimilarPin[] = listed
     .filter((id) => id !== bestId)
     .map((id) => pinById.get(id))

@@ -48,7 +48,13 @@ const globalForIndex = globalThis as unknown as { __pindexVisualIndex?: IndexSta
 async function referencedImages(): Promise<Map<string, string[]>> {
   const rows = await db().select({ id: pins.id, images: pins.images }).from(pins);
   const byImage = new Map<string, string[]>();
-  for (const row of rows) for (const imageId of new Set(row.images ?? [])) byImage.set(imageId, [...(byImage.get(imageId) ?? []), row.id]);
+  for (const row of rows) {
+    for (const imageId of new Set(row.images ?? [])) {
+      const holders = byImage.get(imageId);
+      if (holders) holders.push(row.id);
+      else byImage.set(imageId, [row.id]);
+    }
+  }
   return byImage;
 }
 
