@@ -15,18 +15,18 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react';
-import { count, eq } from 'drizzle-orm';
+import { parseWithZod } from '@conform-to/zod';
 import { rollSession } from '~/auth/session.server';
-import { getOptionalUser } from '~/auth/user.server';
-import { Onboarding, type OnboardingInfo, type OnboardingResult } from '~/components/onboarding';
+import { Onboarding, type OnboardingInfo } from '~/components/onboarding';
 import { BottomBar, NavBar, type NavUser } from '~/components/nav';
 import { ErrorPage } from '~/components/error-page';
 import { ToastProvider, type ToastMessage } from '~/components/toaster';
-import { db } from '~/db/index.server';
-import { userAchievements } from '~/db/schema';
-import { isAppError } from '~/services/errors';
+import { OnboardingSchema } from '~/forms/auth';
+import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
+import { clearStaleSession, optionalUser } from '~/http/guards.server';
+import { countEarnedBadges } from '~/services/achievements.server';
 import { completeOnboarding, defaultNickname } from '~/services/users.server';
-import { getToast, redirectWithToast } from '~/utils/toast.server';
+import { getToast, redirectWithToast } from '~/http/toast.server';
 import stylesheet from '~/tailwind.css';
 
 export const links: LinksFunction = () => [
@@ -41,13 +41,9 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   const { toast, headers } = await getToast(request);
-  let earnedBadges = 0;
-  if (user) {
-    const [row] = await db().select({ n: count() }).from(userAchievements).where(eq(userAchievements.userId, user.id));
-    earnedBadges = row?.n ?? 0;
-  }
+  const earnedBadges = user ? await countEarnedBadges(user.id) : 0;
   const navUser: NavUser | null = user
     ? {
         id: user.id,
@@ -70,9 +66,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user && !user.isOnboardingComplete ? { defaultNickname: defaultNickname(user), role: user.role, email: user.email } : null;
   // Rolling 30-day session expiry: pushed forward at most once a day.
   const rolled = user ? await rollSession(request) : null;
+  // a cookie whose session is gone (expired, signed out elsewhere) is cleared
+  const cleared = user ? null : await clearStaleSession(request);
+  const cookie = rolled ?? cleared;
   return json(
     { user: navUser, earnedBadges, toasts, onboardingComplete: user?.isOnboardingComplete ?? true, onboarding },
-    { headers: mergeHeaders(headers, rolled ? new Headers({ 'Set-Cookie': rolled }) : null) },
+    { headers: mergeHeaders(headers, cookie ? new Headers({ 'Set-Cookie': cookie }) : null) },
   );
 }
 
@@ -83,27 +82,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData().catch(() => null);
   if (formData?.get('intent') !== 'completeOnboarding') {
-    return json({ onboarding: null }, { status: 405, headers: { Allow: 'GET' } });
+    return json({ intent: null, lastResult: null }, { status: 405, headers: { Allow: 'GET' } });
   }
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (!user) return redirect('/api/login');
-  const values = { nickname: String(formData.get('nickname') ?? ''), role: String(formData.get('role') ?? '') };
+  const submission = parseWithZod(formData, { schema: OnboardingSchema });
+  if (submission.status !== 'success') return replyWithInvalid(submission, { extra: { intent: 'completeOnboarding' } });
   try {
-    // the service validates with the shared OnboardingSchema (the specification's messages)
-    const updated = await completeOnboarding(user, values);
+    const updated = await completeOnboarding(user, submission.value);
     return redirectWithToast('/teams', {
       title: 'Welcome to PinDex!',
       description: `Your account is ready, ${updated.nickname}. Start by creating or joining a team.`,
       variant: 'success',
     });
   } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    const fieldErrors: OnboardingResult['fieldErrors'] = {};
-    for (const key of ['nickname', 'role'] as const) if (error.issues?.[key]?.[0]) fieldErrors[key] = error.issues[key][0];
-    // plain validation stays under its fields; anything the server refused also gets 'Error completing setup'
-    const onlyValidation = error.status === 400 && Object.keys(fieldErrors).length > 0;
-    const onboarding: OnboardingResult = { values, fieldErrors, error: onlyValidation ? null : error.message };
-    return json({ onboarding }, { status: error.status });
+    // anything the server refused (not plain bad input) is also shown as 'Error completing setup'
+    return replyWithServiceError(submission, error, { extra: { intent: 'completeOnboarding' }, refusalAsFormError: true });
   }
 }
 
@@ -156,7 +150,7 @@ export default function App() {
         <NavBar user={data.user} earnedBadges={data.earnedBadges} />
         <main className="mx-auto w-full max-w-7xl flex-1 px-4 pb-24 pt-6 md:pb-10">
           {showOnboarding && data.onboarding ? (
-            <Onboarding info={data.onboarding} result={actionData?.onboarding} />
+            <Onboarding info={data.onboarding} result={actionData?.lastResult} />
           ) : (
             <Outlet />
           )}

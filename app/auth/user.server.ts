@@ -1,67 +1,41 @@
 /**
- * Who is asking: the signed-in user from the session, and the guards services and routes use.
- * Guards throw typed errors (401/403) that pages and /api routes map to their answers.
+ * Who is asking: the signed-in user behind a request's session cookie. The guards in
+ * app/http/guards.server.ts build on this; the rules themselves are in app/auth/permissions.ts.
  */
-import { redirect } from '@remix-run/node';
-import { eq } from 'drizzle-orm';
-import { db } from '~/db/index.server';
-import { users, vendors, type Role, type User, type Vendor } from '~/db/schema';
-import { Forbidden, Unauthorized } from '~/services/errors';
-import { getSession } from './session.server';
+import { loadUser, type SessionUser } from '~/services/users.server';
+import { getSession, sessionStorage } from './session.server';
 
-export type SessionUser = User & { vendor: Vendor | null };
+export type { SessionUser };
+
+/** Requests whose session cookie names a session that is gone (expired, signed out elsewhere, user deleted). */
+const staleCookies = new WeakSet<Request>();
 
 export async function getUserId(request: Request): Promise<string | null> {
   const session = await getSession(request);
   const userId = session.get('userId');
-  return typeof userId === 'string' ? userId : null;
-}
-
-export async function loadUser(userId: string): Promise<SessionUser | null> {
-  const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
-  if (!row) return null;
-  const vendor = (await db().query.vendors.findFirst({ where: eq(vendors.userId, userId) })) ?? null;
-  return { ...row, vendor };
+  if (typeof userId === 'string') return userId;
+  // the cookie parsed to a session id, but no live row holds it
+  if (session.id && Object.keys(session.data).length === 0) staleCookies.add(request);
+  return null;
 }
 
 /** The signed-in user, or null for visitors (a cookie whose user is gone counts as signed out). */
 export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  return loadUser(userId);
-}
-
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getOptionalUser(request);
-  if (!user) throw new Unauthorized();
+  const user = await loadUser(userId);
+  if (!user) staleCookies.add(request);
   return user;
 }
 
-export function hasRole(user: Pick<User, 'role'> | null | undefined, roles: readonly Role[]): boolean {
-  return !!user && roles.includes(user.role);
-}
-
-export function assertRole(user: Pick<User, 'role'> | null | undefined, roles: readonly Role[], message?: string) {
-  if (!user) throw new Unauthorized();
-  if (!roles.includes(user.role)) throw new Forbidden(message);
-}
-
-export async function requireRole(request: Request, roles: readonly Role[], message?: string): Promise<SessionUser> {
-  const user = await requireUser(request);
-  assertRole(user, roles, message);
-  return user;
+/**
+ * The Set-Cookie value that clears a stale session cookie (and deletes what is left of its row),
+ * or null when the request's cookie is fine. Only knows about requests a guard has looked at.
+ */
+export async function staleSessionCookie(request: Request): Promise<string | null> {
+  if (!staleCookies.has(request)) return null;
+  staleCookies.delete(request);
+  return sessionStorage.destroySession(await getSession(request));
 }
 
 export { displayName } from '~/utils/user';
-
-/**
- * For admin pages (layout and children): null for visitors (the layout shows the
- * 'Admin Access Required' prompt), a redirect to / for signed-in users without an admin role,
- * else the admin user. Child loaders call it too, since Remix runs them alongside the layout's.
- */
-export async function getAdminPageUser(request: Request): Promise<SessionUser | null> {
-  const user = await getOptionalUser(request);
-  if (!user) return null;
-  if (user.role !== 'admin' && user.role !== 'super_admin') throw redirect('/');
-  return user;
-}

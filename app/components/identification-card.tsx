@@ -1,4 +1,4 @@
-import type { IdentificationResult } from '~/services/identification/identify.server';
+import type { IdentificationResult } from '~/types/identification';
 import { nearIdenticalOf } from '~/utils/identification';
 
 // The home page's result card lives apart from the full result (identification-result.tsx), so the

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod';
 import { Form, Link, useNavigation } from '@remix-run/react';
-import type { IdentificationResult } from '~/services/identification/identify.server';
+import type { IdentificationResult } from '~/types/identification';
 import { newPinSchema } from '~/forms/pins';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
 import { nearIdenticalOf } from '~/utils/identification';

@@ -1,6 +1,6 @@
 import { Form, useNavigate } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { IdentificationResult } from '~/services/identification/identify.server';
+import type { IdentificationResult } from '~/types/identification';
 import { IdentificationCard } from './identification-card';
 import { useToast } from './toaster';
 

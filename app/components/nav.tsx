@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useLocation } from '@remix-run/react';
 import type { Role } from '~/utils/constants';
+import { isAdminRole, isVendorRole } from '~/auth/permissions';
 import { displayName } from '~/utils/user';
 
 export interface NavUser {
@@ -29,8 +30,8 @@ function navLinks(user: NavUser | null, earnedBadges: number) {
   links.push({ to: '/browse', label: 'Browse', mobileLabel: 'Browse Pins' });
   links.push({ to: '/marketplace', label: 'Marketplace' });
   if (user) links.push({ to: '/teams', label: 'Teams' });
-  if (user?.role === 'vendor') links.push({ to: '/vendor', label: 'Vendor', mobileLabel: 'Vendor Dashboard' });
-  if (user && (user.role === 'admin' || user.role === 'super_admin')) {
+  if (isVendorRole(user?.role)) links.push({ to: '/vendor', label: 'Vendor', mobileLabel: 'Vendor Dashboard' });
+  if (isAdminRole(user?.role)) {
     links.push({ to: '/admin', label: 'Admin', mobileLabel: 'Admin Dashboard' });
   }
   return links;
@@ -91,7 +92,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                   <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/collection">
                     My Collection
                   </Link>
-                  {user.role === 'vendor' ? (
+                  {isVendorRole(user.role) ? (
                     <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">
                       Vendor Dashboard
                     </Link>
@@ -100,7 +101,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                       Become a Vendor
                     </Link>
                   )}
-                  {user.role === 'admin' || user.role === 'super_admin' ? (
+                  {isAdminRole(user.role) ? (
                     <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/admin">
                       Admin Dashboard
                     </Link>

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useToast } from '~/components/toaster';
@@ -10,29 +11,29 @@ export interface OnboardingInfo {
   email: string;
 }
 
-export interface OnboardingResult {
-  values: { nickname: string; role: string };
-  fieldErrors: Partial<Record<'nickname' | 'role', string>>;
-  /** a failure that is not about one field (e.g. the server refused), shown as 'Error completing setup' */
-  error: string | null;
-}
 
 /**
  * Shown instead of every page until a signed-in user has finished setup (root.tsx). Posts to the
  * root route's action (`action="/"` without `?index`), which works on every path without JavaScript.
- * Validation is the server's (OnboardingSchema): this component is in the root bundle of every
- * page, so it deliberately carries no zod/conform code.
+ * Validation is the server's (OnboardingSchema, answered as a conform reply): this component is in
+ * the root bundle of every page, so it deliberately carries no zod/conform code, only reads the reply.
  */
-export function Onboarding({ info, result }: { info: OnboardingInfo; result?: OnboardingResult | null }) {
+export function Onboarding({ info, result }: { info: OnboardingInfo; result?: SubmissionResult<string[]> | null }) {
   const navigation = useNavigation();
   const toast = useToast();
   const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'completeOnboarding';
   const keepsRole = !(ONBOARDING_ROLES as readonly string[]).includes(info.role);
+  // a failure that is not about one field (e.g. the server refused) is shown as 'Error completing setup'
+  const formError = result?.error?.['']?.[0] ?? null;
   useEffect(() => {
-    if (result?.error) toast({ title: 'Error completing setup', description: result.error, variant: 'destructive' });
-  }, [result, toast]);
-  const nicknameError = result?.fieldErrors.nickname;
-  const roleError = result?.fieldErrors.role;
+    if (formError) toast({ title: 'Error completing setup', description: formError, variant: 'destructive' });
+  }, [formError, result, toast]);
+  const nicknameError = result?.error?.nickname?.[0];
+  const roleError = result?.error?.role?.[0];
+  const submitted = (name: string) => {
+    const value = result?.initialValue?.[name];
+    return typeof value === 'string' ? value : undefined;
+  };
   return (
     <div className="mx-auto max-w-lg py-8">
       <div className="card p-6 sm:p-8">
@@ -40,10 +41,10 @@ export function Onboarding({ info, result }: { info: OnboardingInfo; result?: On
         <p className="mt-1 text-sm text-slate-600">Finish setting up your account ({info.email}) to get started.</p>
         <Form method="post" action="/" noValidate className="mt-6 space-y-4">
           <input type="hidden" name="intent" value="completeOnboarding" />
-          {result?.error ? (
+          {formError ? (
             <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
               <p className="font-semibold">Error completing setup</p>
-              <p>{result.error}</p>
+              <p>{formError}</p>
             </div>
           ) : null}
           <div>
@@ -56,7 +57,7 @@ export function Onboarding({ info, result }: { info: OnboardingInfo; result?: On
               type="text"
               className="input"
               autoComplete="nickname"
-              defaultValue={result?.values.nickname ?? info.defaultNickname}
+              defaultValue={submitted('nickname') ?? info.defaultNickname}
               aria-invalid={nicknameError ? true : undefined}
               aria-describedby={nicknameError ? 'onboarding-nickname-error' : 'onboarding-nickname-hint'}
             />
@@ -86,7 +87,7 @@ export function Onboarding({ info, result }: { info: OnboardingInfo; result?: On
                 id="onboarding-role"
                 name="role"
                 className="input"
-                defaultValue={result?.values.role ?? info.role}
+                defaultValue={submitted('role') ?? info.role}
                 aria-invalid={roleError ? true : undefined}
                 aria-describedby={roleError ? 'onboarding-role-error' : undefined}
               >

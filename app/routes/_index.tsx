@@ -6,7 +6,7 @@ import { PinGrid, toCardData } from '~/components/pin-grid';
 import { recentIdentifications } from '~/services/feed.server';
 import { highestValuePins, homeTabCounts, newestPins, rarestPins } from '~/services/pins.server';
 import { formatCount } from '~/utils/format';
-import { page } from '~/utils/http.server';
+import { page } from '~/http/page.server';
 
 export const meta: MetaFunction = () => [{ title: 'PinDex AI: identify and collect baseball trading pins' }];
 

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { getAdminPageUser } from '~/auth/user.server';
+import { adminPageUser } from '~/http/guards.server';
 
 export const meta: MetaFunction = () => [{ title: 'Analytics | PinDex Admin' }];
 
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await getAdminPageUser(request);
+  await adminPageUser(request);
   return json(null);
 }
 

@@ -1,15 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { getAdminPageUser } from '~/auth/user.server';
+import { canViewAuditLog } from '~/auth/permissions';
+import { adminPageUser } from '~/http/guards.server';
 
 export const meta: MetaFunction = () => [{ title: 'Audit Logs | PinDex Admin' }];
 
 // Audit logs are for super_admin only: an admin gets the 'Access Denied' screen with status 403.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getAdminPageUser(request);
+  const user = await adminPageUser(request);
   if (!user) return json({ allowed: false, signedIn: false });
-  if (user.role !== 'super_admin') return json({ allowed: false, signedIn: true }, { status: 403 });
+  if (!canViewAuditLog(user)) return json({ allowed: false, signedIn: true }, { status: 403 });
   return json({ allowed: true, signedIn: true });
 }
 

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
-import { getAdminPageUser } from '~/auth/user.server';
+import { canViewAuditLog } from '~/auth/permissions';
+import { adminPageUser } from '~/http/guards.server';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { ROLE_LABELS } from '~/utils/constants';
 
@@ -9,8 +10,8 @@ export const meta: MetaFunction = () => [{ title: 'Admin | PinDex' }];
 
 /** Admin area guard: visitors see the sign-in prompt, other roles go to /, admins get the sidebar. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getAdminPageUser(request);
-  return json({ role: user?.role ?? null });
+  const user = await adminPageUser(request);
+  return json({ role: user?.role ?? null, auditLog: canViewAuditLog(user) });
 }
 
 const SECTIONS = [
@@ -23,11 +24,11 @@ const SECTIONS = [
 ] as const;
 
 export default function AdminLayout() {
-  const { role } = useLoaderData<typeof loader>();
+  const { role, auditLog } = useLoaderData<typeof loader>();
   if (!role) {
     return <SignInPrompt title="Admin Access Required" description="Sign in with an admin account to manage PinDex." redirectTo="/admin" />;
   }
-  const sections = role === 'super_admin' ? [...SECTIONS, { to: '/admin/audit-logs', label: 'Audit Logs', end: false }] : SECTIONS;
+  const sections = auditLog ? [...SECTIONS, { to: '/admin/audit-logs', label: 'Audit Logs', end: false }] : SECTIONS;
   return (
     <div className="flex flex-col gap-6 md:flex-row">
       <aside className="md:w-56 md:shrink-0">

@@ -1,6 +1,6 @@
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
 import { listAchievements } from '~/services/achievements.server';
-import { api, methodNotAllowed } from '~/utils/http.server';
+import { api, methodNotAllowed } from '~/http/api.server';
 
 /** GET /api/achievements: every (visible) badge with its condition and points. Public. */
 export const loader = api(async () => {

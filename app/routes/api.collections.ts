@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
-import { timeZoneFromRequest } from '~/services/achievements.server';
+import { requireUser } from '~/http/guards.server';
+import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { createCollectionEntry } from '~/services/collection.server';
-import { Unauthorized } from '~/services/errors';
-import { api, methodNotAllowed, readBody } from '~/utils/http.server';
+import { api, methodNotAllowed } from '~/http/api.server';
+import { readBody } from '~/http/body.server';
 
 /**
  * POST /api/collections { pinId, status, quantity, condition, tradeable, notes }: adds the pin to the
@@ -13,8 +13,7 @@ import { api, methodNotAllowed, readBody } from '~/utils/http.server';
  */
 export const action = api(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const user = await getOptionalUser(request);
-  if (!user) throw new Unauthorized('Please sign in to add pins to your collection');
+  const user = await requireUser(request, 'Please sign in to add pins to your collection');
   const body = await readBody(request);
   const result = await createCollectionEntry(user, body, { timeZone: timeZoneFromRequest(request) });
   return json(result, { status: 201 });

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
-import { timeZoneFromRequest } from '~/services/achievements.server';
-import { identifyPin, limitIdentifyRate, readIdentifyRequest } from '~/services/identification/identify.server';
-import { api, methodNotAllowed } from '~/utils/http.server';
+import { optionalUser } from '~/http/guards.server';
+import { readIdentifyRequest } from '~/http/identify-request.server';
+import { timeZoneFromRequest } from '~/http/time-zone.server';
+import { identifyPin, limitIdentifyRate } from '~/services/identification/identify.server';
+import { api, methodNotAllowed } from '~/http/api.server';
 
 /**
  * POST /api/identify: JSON `{ imageData: "data:image/jpeg;base64,..." }` or multipart (field
@@ -14,7 +15,7 @@ export const action = api(async ({ request, context }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   await limitIdentifyRate((context as { clientIp?: string }).clientIp);
   const input = await readIdentifyRequest(request);
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   return identifyPin(user, input, { timeZone: timeZoneFromRequest(request) });
 });
 

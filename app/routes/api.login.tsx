@@ -4,15 +4,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
-import { replyWithServiceError } from '~/auth/form-reply.server';
+import { replyWithServiceError } from '~/http/form-reply.server';
 import { oauthSettings } from '~/auth/oauth.server';
 import { safeRedirect } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
-import { getUserId } from '~/auth/user.server';
+import { isSignedIn } from '~/http/guards.server';
 import { FormErrors, TextField } from '~/components/form-field';
 import { LoginSchema } from '~/forms/auth';
 import { verifyLogin } from '~/services/users.server';
-import { readBody } from '~/utils/http.server';
+import { readBody } from '~/http/body.server';
 
 export const meta: MetaFunction = () => [{ title: 'Sign In | PinDex' }];
 
@@ -26,7 +26,7 @@ const OAUTH_ERRORS: Record<string, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
-  if (await getUserId(request)) throw redirect(redirectTo);
+  if (await isSignedIn(request)) throw redirect(redirectTo);
   const oauth = oauthSettings();
   const error = OAUTH_ERRORS[url.searchParams.get('error') ?? ''] ?? null;
   return json({ redirectTo, oauth, error });

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
-import { Unauthorized } from '~/services/errors';
+import { requireUser } from '~/http/guards.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
-import { api, methodNotAllowed } from '~/utils/http.server';
-import { readPinPayload } from '~/services/pin-payload.server';
+import { api, methodNotAllowed } from '~/http/api.server';
+import { readPinPayload } from '~/http/pin-payload.server';
 
 /** GET, PUT (creator or admin), DELETE (creator or admin) /api/pins/{id}. */
 export const loader = api(async ({ params }: LoaderFunctionArgs) => getPin(params.id ?? ''));
@@ -14,8 +13,7 @@ export const action = api(async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== 'PUT' && request.method !== 'PATCH' && request.method !== 'DELETE') {
     return methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']);
   }
-  const user = await getOptionalUser(request);
-  if (!user) throw new Unauthorized();
+  const user = await requireUser(request);
   if (request.method === 'DELETE') {
     await deletePin(user, id);
     return json({ success: true, id });

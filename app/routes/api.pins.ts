@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
-import { Invalid, Unauthorized } from '~/services/errors';
+import { requireUser } from '~/http/guards.server';
+import { Invalid } from '~/services/errors';
 import { RARITIES } from '~/utils/constants';
 import { createPin, listPins } from '~/services/pins.server';
-import { readPinPayload } from '~/services/pin-payload.server';
-import { api, methodNotAllowed } from '~/utils/http.server';
+import { readPinPayload } from '~/http/pin-payload.server';
+import { api, methodNotAllowed } from '~/http/api.server';
 
 /**
  * GET /api/pins?search=&rarity=&organizationId=&limit=&offset= : an array of pins (the spec's
@@ -34,7 +34,6 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 
 export const action = api(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-  const user = await getOptionalUser(request);
-  if (!user) throw new Unauthorized();
+  const user = await requireUser(request);
   return json(await createPin(user, await readPinPayload(request)), { status: 201 });
 });

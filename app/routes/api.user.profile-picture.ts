@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
-import { Invalid, Unauthorized } from '~/services/errors';
+import { requireUser } from '~/http/guards.server';
+import { Invalid } from '~/services/errors';
 import { toPublicUser, updateProfilePicture } from '~/services/users.server';
-import { api, methodNotAllowed, readFormData } from '~/utils/http.server';
+import { api, methodNotAllowed } from '~/http/api.server';
+import { readFormData } from '~/http/body.server';
 
 /**
  * POST /api/user/profile-picture (multipart, field profilePicture) -> { profileImageUrl, user }.
@@ -10,8 +11,7 @@ import { api, methodNotAllowed, readFormData } from '~/utils/http.server';
  */
 export const action = api(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const user = await getOptionalUser(request);
-  if (!user) throw new Unauthorized();
+  const user = await requireUser(request);
   if (!(request.headers.get('content-type') ?? '').includes('multipart/form-data')) {
     throw new Invalid('Send the picture as multipart/form-data in the field profilePicture');
   }

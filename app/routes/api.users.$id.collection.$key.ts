@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
-import { timeZoneFromRequest } from '~/services/achievements.server';
-import { assertCanWrite, getCollectionEntry, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
+import { assertCanWriteCollection } from '~/auth/permissions';
+import { optionalUser } from '~/http/guards.server';
+import { timeZoneFromRequest } from '~/http/time-zone.server';
+import { getCollectionEntry, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
 import { COLLECTION_STATUSES, type CollectionStatus } from '~/utils/constants';
-import { api, methodNotAllowed, readBody } from '~/utils/http.server';
+import { api, methodNotAllowed } from '~/http/api.server';
+import { readBody } from '~/http/body.server';
 
 const isStatus = (key: string): key is CollectionStatus => (COLLECTION_STATUSES as readonly string[]).includes(key);
 
@@ -15,7 +17,7 @@ const isStatus = (key: string): key is CollectionStatus => (COLLECTION_STATUSES 
  * DELETE /api/users/{id}/collection/{pinId}: removes it (owner only).
  */
 export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   const userId = params.id ?? '';
   const key = params.key ?? '';
   if (isStatus(key)) return listCollection(user, userId, key);
@@ -26,13 +28,13 @@ export const action = api(async ({ request, params }: ActionFunctionArgs) => {
   const userId = params.id ?? '';
   const pinId = params.key ?? '';
   if (request.method === 'PUT' || request.method === 'PATCH') {
-    const user = await getOptionalUser(request);
-    assertCanWrite(user, userId); // refuse before reading the body: 401/403 win over 400
+    const user = await optionalUser(request);
+    assertCanWriteCollection(user, userId); // refuse before reading the body: 401/403 win over 400
     const body = await readBody(request);
     return moveCollectionEntry(user, userId, { pinId, status: body.status }, { timeZone: timeZoneFromRequest(request) });
   }
   if (request.method === 'DELETE') {
-    const user = await getOptionalUser(request);
+    const user = await optionalUser(request);
     await removeCollectionEntry(user, userId, pinId);
     return json({ success: true, pinId });
   }

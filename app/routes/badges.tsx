@@ -1,20 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData, useNavigation, useRouteError } from '@remix-run/react';
-import { getOptionalUser } from '~/auth/user.server';
+import { requireUserOr404 } from '~/http/guards.server';
 import { EarnedBadgeCard, LockedBadgeCard } from '~/components/badges';
 import { ErrorPage } from '~/components/error-page';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
-import { getBadgeOverview, getUserStats, timeZoneFromRequest } from '~/services/achievements.server';
-import { page } from '~/utils/http.server';
+import { getBadgeOverview, getUserStats } from '~/services/achievements.server';
+import { timeZoneFromRequest } from '~/http/time-zone.server';
+import { page } from '~/http/page.server';
 
 export const meta: MetaFunction = () => [{ title: 'Badges | PinDex' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
   // spec §1: /badges is not registered for signed-out users
-  if (!user) throw new Response('Not found', { status: 404 });
+  const user = await requireUserOr404(request);
   return page(async () => {
     await ensureAchievementsOnce();
     const [overview, stats] = await Promise.all([

@@ -10,7 +10,7 @@ import { listOrganizations } from '~/services/organizations.server';
 import { listPins } from '~/services/pins.server';
 import { RARITIES, RARITY_LABELS } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
-import { page as pageGuard } from '~/utils/http.server';
+import { page as pageGuard } from '~/http/page.server';
 
 export const meta: MetaFunction = () => [{ title: 'Browse Pin Collection · PinDex' }];
 

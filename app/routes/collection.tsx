@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteError, isRouteErrorResponse } from '@remix-run/react';
-import { getOptionalUser } from '~/auth/user.server';
+import { optionalUser } from '~/http/guards.server';
 import { BadgeShowcase } from '~/components/badges';
 import { ConfirmDialog } from '~/components/confirm-dialog';
 import { ErrorPage } from '~/components/error-page';
@@ -9,17 +9,18 @@ import { PinCard } from '~/components/pin-card';
 import { toCardData } from '~/components/pin-grid';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
-import type { CollectionStatus } from '~/db/schema';
+import type { CollectionStatus } from '~/utils/constants';
 import { COLLECTION_MOVES } from '~/forms/collection';
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
-import { getUserStats, listEarnedBadges, timeZoneFromRequest } from '~/services/achievements.server';
-import { badgeToasts, handleAddToCollection } from '~/services/collection-form.server';
+import { getUserStats, listEarnedBadges } from '~/services/achievements.server';
+import { timeZoneFromRequest } from '~/http/time-zone.server';
+import { badgeToasts, handleAddToCollection } from '~/http/collection-form.server';
 import { getCollectionCounts, getCollectionValue, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
 import { isAppError } from '~/services/errors';
 import { COLLECTION_STATUSES } from '~/utils/constants';
 import { formatCount, formatMoney } from '~/utils/format';
-import { page } from '~/utils/http.server';
-import { redirectWithToast } from '~/utils/toast.server';
+import { page } from '~/http/page.server';
+import { redirectWithToast } from '~/http/toast.server';
 
 export const meta: MetaFunction = () => [{ title: 'My Collection | PinDex' }];
 
@@ -41,7 +42,7 @@ function tabOf(url: URL): CollectionStatus {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (!user) return json({ signedIn: false as const });
   const url = new URL(request.url);
   const tab = tabOf(url);
@@ -94,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: back });
   if (intent !== 'move' && intent !== 'remove') return json({ error: 'Unknown action' }, { status: 400 });
 
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (!user) return redirectWithToast('/collection', { title: 'Please sign in', description: 'Please sign in to view your collection', variant: 'destructive' });
   if (intent === 'remove') {
     const pinName = String(formData.get('pinName') ?? 'The pin');

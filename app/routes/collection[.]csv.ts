@@ -1,13 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { redirect } from '@remix-run/node';
-import { getOptionalUser } from '~/auth/user.server';
+import { requirePageUser } from '~/http/guards.server';
 import { collectionCsv } from '~/services/collection.server';
-import { page } from '~/utils/http.server';
+import { page } from '~/http/page.server';
 
 /** GET /collection.csv: the signed-in user's whole collection as a spreadsheet-ready CSV. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
-  if (!user) return redirect('/collection');
+  const user = await requirePageUser(request);
   const csv = await page(() => collectionCsv(user, user.id));
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {

@@ -3,19 +3,22 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigate } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { getOptionalUser, hasRole } from '~/auth/user.server';
+import { optionalUser } from '~/http/guards.server';
+import { canCreatePin } from '~/auth/permissions';
 import { IdentificationDetails, PhotoTips } from '~/components/identification-result';
 import { Identifier, RESULT_STORAGE_KEY, identificationToasts, requestFailureToast } from '~/components/identifier';
 import { newPinSchema } from '~/forms/pins';
-import { timeZoneFromRequest } from '~/services/achievements.server';
-import { badgeToasts, handleAddToCollection } from '~/services/collection-form.server';
+import { serviceErrorResult } from '~/http/form-reply.server';
+import { timeZoneFromRequest } from '~/http/time-zone.server';
+import { badgeToasts, handleAddToCollection } from '~/http/collection-form.server';
 import { isAppError } from '~/services/errors';
 import { chooseIdentifiedPin, getIdentificationResult, identifyPin, limitIdentifyRate, readPhoto, type IdentificationResult } from '~/services/identification/identify.server';
 import { listOrganizations } from '~/services/organizations.server';
-import { createPin, PIN_CREATOR_ROLES } from '~/services/pins.server';
+import { createPin } from '~/services/pins.server';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
-import { page, readFormData } from '~/utils/http.server';
-import { redirectWithToast } from '~/utils/toast.server';
+import { page } from '~/http/page.server';
+import { readFormData } from '~/http/body.server';
+import { redirectWithToast } from '~/http/toast.server';
 
 export const meta: MetaFunction = () => [{ title: 'Identify Your Pin · PinDex' }];
 
@@ -24,7 +27,7 @@ const MAX_FORM_BYTES = MAX_PIN_PHOTOS * 5 * 1024 * 1024 + 512 * 1024;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return page(async () => {
-    const user = await getOptionalUser(request);
+    const user = await optionalUser(request);
     const resultId = new URL(request.url).searchParams.get('result');
     let result: IdentificationResult | null = null;
     let missing = false;
@@ -36,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         missing = true;
       }
     }
-    const canAddPins = hasRole(user, PIN_CREATOR_ROLES);
+    const canAddPins = canCreatePin(user);
     const organizations = result && !result.identified && canAddPins ? (await listOrganizations()).map((o) => o.name) : [];
     return json({ result, missing, viewer: { signedIn: !!user, canAddPins }, organizations }, { status: missing ? 404 : 200 });
   });
@@ -60,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json<ActionData>({ intent: 'identify', error: requestFailureToast(status, isAppError(error) ? error.message : '') }, { status });
   }
   const intent = String(formData.get('intent') ?? 'identify');
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
 
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: here });
 
@@ -96,7 +99,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-async function createPinFromIdentification(request: Request, formData: FormData, user: Awaited<ReturnType<typeof getOptionalUser>>) {
+async function createPinFromIdentification(request: Request, formData: FormData, user: Awaited<ReturnType<typeof optionalUser>>) {
   const submission = parseWithZod(formData, { schema: newPinSchema });
   if (submission.status !== 'success') return json<ActionData>({ intent: 'createPin', lastResult: submission.reply() }, { status: 400 });
   const photoImageId = String(formData.get('photoImageId') ?? '');
@@ -128,11 +131,7 @@ async function createPinFromIdentification(request: Request, formData: FormData,
     });
   } catch (error) {
     if (isAppError(error) && error.status < 500) {
-      const fieldErrors = error.issues;
-      return json<ActionData>(
-        { intent: 'createPin', lastResult: submission.reply({ formErrors: fieldErrors ? [] : [error.message], fieldErrors }) },
-        { status: error.status },
-      );
+      return json<ActionData>({ intent: 'createPin', lastResult: serviceErrorResult(submission, error) }, { status: error.status, headers: error.headers });
     }
     console.error(error);
     return json<ActionData>({ intent: 'createPin', lastResult: submission.reply({ formErrors: ['Failed to Create Pin. Please try again.'] }) }, { status: 500 });

@@ -6,20 +6,22 @@ import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
-import { getOptionalUser } from '~/auth/user.server';
+import { optionalUser } from '~/http/guards.server';
 import { AddToCollectionForm } from '~/components/add-to-collection';
 import { ConfirmDialog } from '~/components/confirm-dialog';
 import { FieldError } from '~/components/form-field';
 import { RarityBadge } from '~/components/rarity-badge';
 import { MIN_PIN_YEAR } from '~/utils/constants';
 import { currentYear, pinEditSchema } from '~/forms/pins';
-import { handleAddToCollection } from '~/services/collection-form.server';
+import { handleAddToCollection } from '~/http/collection-form.server';
 import { isAppError } from '~/services/errors';
 import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
-import { canEditPin, deletePin, getPin, updatePin } from '~/services/pins.server';
+import { deletePin, getPin, updatePin } from '~/services/pins.server';
+import { canEditPin } from '~/auth/permissions';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
-import { rethrowAsPageError } from '~/utils/http.server';
-import { redirectWithToast } from '~/utils/toast.server';
+import { rethrowAsPageError } from '~/http/page.server';
+import { serviceErrorResult } from '~/http/form-reply.server';
+import { redirectWithToast } from '~/http/toast.server';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data && 'pin' in data && data.pin ? `${data.pin.name} · PinDex` : 'Pin Not Found · PinDex' },
@@ -27,7 +29,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   let pin;
   try {
     pin = await getPin(params.id ?? '');
@@ -72,7 +74,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = formData.get('intent');
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
 
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (intent === 'edit') {
     const submission = parseWithZod(formData, { schema: pinEditSchema });
     if (submission.status !== 'success') return json({ intent: 'edit' as const, lastResult: submission.reply() }, { status: 400 });
@@ -88,10 +90,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(`/pins/${id}`, { title: 'Pin updated', description: `${pin.name} was saved.`, variant: 'success' });
     } catch (error) {
       if (isAppError(error) && error.status === 400) {
-        return json(
-          { intent: 'edit' as const, lastResult: submission.reply({ fieldErrors: error.issues, formErrors: error.issues ? undefined : [error.message] }) },
-          { status: 400 },
-        );
+        return json({ intent: 'edit' as const, lastResult: serviceErrorResult(submission, error) }, { status: 400 });
       }
       if (isAppError(error) && error.status < 500) rethrowAsPageError(error);
       console.error(error);

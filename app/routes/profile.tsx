@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { getOptionalUser } from '~/auth/user.server';
+import { requireUserOr404 } from '~/http/guards.server';
 import { FieldError, FormErrors } from '~/components/form-field';
 import { Avatar } from '~/components/nav';
 import { ProfilePictureEditor } from '~/components/profile-picture-editor';
@@ -14,16 +14,16 @@ import { isAppError } from '~/services/errors';
 import { updateNickname, updateProfilePicture } from '~/services/users.server';
 import { ROLE_LABELS } from '~/utils/constants';
 import { formatDate } from '~/utils/format';
-import { readFormData } from '~/utils/http.server';
-import { redirectWithToast } from '~/utils/toast.server';
+import { readFormData } from '~/http/body.server';
+import { replyWithServiceError } from '~/http/form-reply.server';
+import { redirectWithToast } from '~/http/toast.server';
 import { displayName } from '~/utils/user';
 
 export const meta: MetaFunction = () => [{ title: 'Profile settings | PinDex' }];
 
 // /profile is not registered for signed-out visitors: 404.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
-  if (!user) throw new Response('Not found', { status: 404 });
+  const user = await requireUserOr404(request);
   return json({
     user: {
       id: user.id,
@@ -39,8 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await getOptionalUser(request);
-  if (!user) throw new Response('Not found', { status: 404 });
+  const user = await requireUserOr404(request);
   const formData = await readFormData(request).catch((error: unknown) => error);
   if (!(formData instanceof FormData)) {
     const message = isAppError(formData) && formData.status === 413 ? 'Please select an image smaller than 5MB.' : 'Failed to upload profile picture';
@@ -66,16 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await updateNickname(user, submission.value);
   } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    const fieldErrors = Object.fromEntries(Object.entries(error.issues ?? {}).filter(([k]) => k !== 'form'));
-    return json(
-      {
-        intent: 'nickname' as const,
-        error: error.message,
-        lastResult: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }),
-      },
-      { status: error.status },
-    );
+    return replyWithServiceError(submission, error, { extra: { intent: 'nickname' as const, error: isAppError(error) ? error.message : null } });
   }
   return redirectWithToast('/profile', { title: 'Profile updated', description: 'Your display name is saved.', variant: 'success' });
 }

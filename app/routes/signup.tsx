@@ -4,11 +4,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
-import { replyWithServiceError } from '~/auth/form-reply.server';
+import { replyWithServiceError } from '~/http/form-reply.server';
 import { oauthSettings } from '~/auth/oauth.server';
 import { safeRedirect } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
-import { getUserId } from '~/auth/user.server';
+import { isSignedIn } from '~/http/guards.server';
 import { FormErrors, TextField } from '~/components/form-field';
 import { MIN_PASSWORD_LENGTH, SignupSchema } from '~/forms/auth';
 import { consumeRateLimit } from '~/services/rate-limit.server';
@@ -18,7 +18,7 @@ export const meta: MetaFunction = () => [{ title: 'Create an account | PinDex' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '/');
-  if (await getUserId(request)) throw redirect(redirectTo);
+  if (await isSignedIn(request)) throw redirect(redirectTo);
   return json({ redirectTo, oauth: oauthSettings() });
 }
 

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { getOptionalUser } from '~/auth/user.server';
+import { optionalUser } from '~/http/guards.server';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 
 export const meta: MetaFunction = () => [{ title: 'Teams | PinDex' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   return json({ signedIn: !!user });
 }
 

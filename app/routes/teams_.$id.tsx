@@ -1,14 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { getOptionalUser } from '~/auth/user.server';
+import { requireUserOr404 } from '~/http/guards.server';
 
 export const meta: MetaFunction = () => [{ title: 'Team | PinDex' }];
 
 // Team detail is not registered for signed-out visitors: they get the 404 page.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
-  if (!user) throw new Response('Not found', { status: 404 });
+  await requireUserOr404(request);
   return json({ id: params.id ?? '' });
 }
 

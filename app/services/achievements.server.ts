@@ -24,17 +24,12 @@ import {
   type Rarity,
   type UserStats,
 } from '~/db/schema';
-import type { SessionUser } from '~/auth/user.server';
-import { Forbidden, NotFound, Unauthorized } from './errors';
-import { isAdminRole } from '~/utils/constants';
-import { TZ_COOKIE_NAME } from '~/utils/time-zone';
+import { assertCanReadCollection, type Actor } from '~/auth/permissions';
+import { NotFound } from './errors';
+import type { UnlockedBadge } from '~/types/achievements';
+import { isValidTimeZone } from '~/utils/time-zone';
 
-export interface UnlockedBadge {
-  id: string;
-  name: string;
-  description: string;
-  points: number;
-}
+export type { UnlockedBadge };
 
 export interface ActivityOptions {
   now?: Date;
@@ -44,35 +39,7 @@ export interface ActivityOptions {
 
 // ---------------------------------------------------------------- calendar days
 
-export const TZ_COOKIE = TZ_COOKIE_NAME;
 
-export function isValidTimeZone(zone: string | null | undefined): zone is string {
-  if (!zone || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The user's time zone from the `tz` cookie, or null (→ UTC). */
-export function timeZoneFromRequest(request: Request): string | null {
-  const header = request.headers.get('Cookie') ?? '';
-  for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === TZ_COOKIE) {
-      let value = rest.join('=');
-      try {
-        value = decodeURIComponent(value);
-      } catch {
-        return null;
-      }
-      return isValidTimeZone(value) ? value : null;
-    }
-  }
-  return null;
-}
 
 /** YYYY-MM-DD of `now` in the zone (UTC when the zone is missing or invalid). */
 export function calendarDay(now: Date, timeZone?: string | null): string {
@@ -269,11 +236,6 @@ export async function recordIdentificationActivity(
 
 // ---------------------------------------------------------------- reads (pages and API)
 
-/** Reading someone's stats/badges: the user themself or an admin. */
-export function assertCanRead(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string): void {
-  if (!actor) throw new Unauthorized();
-  if (actor.id !== userId && !isAdminRole(actor.role)) throw new Forbidden('You can only view your own collection');
-}
 
 export interface UserStatsDto {
   userId: string;
@@ -295,8 +257,8 @@ async function userExists(userId: string): Promise<boolean> {
   return !!row;
 }
 
-export async function getUserStats(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string, opts: ActivityOptions = {}): Promise<UserStatsDto> {
-  assertCanRead(actor, userId);
+export async function getUserStats(actor: Actor | null, userId: string, opts: ActivityOptions = {}): Promise<UserStatsDto> {
+  assertCanReadCollection(actor, userId);
   if (!(await userExists(userId))) throw new NotFound('User not found');
   const stats = await db().query.userStats.findFirst({ where: eq(userStats.userId, userId) });
   const [badges] = await db().select({ n: count() }).from(userAchievements).where(eq(userAchievements.userId, userId));
@@ -361,8 +323,8 @@ export interface UserAchievementDto {
   achievement: BadgeDto;
 }
 
-export async function listUserAchievements(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string): Promise<UserAchievementDto[]> {
-  assertCanRead(actor, userId);
+export async function listUserAchievements(actor: Actor | null, userId: string): Promise<UserAchievementDto[]> {
+  assertCanReadCollection(actor, userId);
   if (!(await userExists(userId))) throw new NotFound('User not found');
   const rows = await db()
     .select({ ua: userAchievements, a: achievements })
@@ -389,8 +351,8 @@ export interface BadgeProgress extends BadgeDto {
 }
 
 /** The badges page: every badge with the user's progress. */
-export async function getBadgeOverview(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string) {
-  assertCanRead(actor, userId);
+export async function getBadgeOverview(actor: Actor | null, userId: string) {
+  assertCanReadCollection(actor, userId);
   const all = await db().select().from(achievements).orderBy(achievements.category, achievements.points, achievements.name);
   const held = await db().select().from(userAchievements).where(eq(userAchievements.userId, userId));
   const heldBy = new Map(held.map((h) => [h.achievementId, h]));
@@ -414,6 +376,12 @@ export async function getBadgeOverview(actor: Pick<SessionUser, 'id' | 'role'> |
   // closest to unlocking first
   const locked = badges.filter((b) => !b.earned).sort((x, y) => y.percent - x.percent || x.target - y.target || x.name.localeCompare(y.name));
   return { earned, locked, total: badges.length };
+}
+
+/** How many badges a user has earned (the navigation's badge count). */
+export async function countEarnedBadges(userId: string): Promise<number> {
+  const [row] = await db().select({ n: count() }).from(userAchievements).where(eq(userAchievements.userId, userId));
+  return row?.n ?? 0;
 }
 
 /** Earned badges in unlock order (the showcase shows the first 5). */

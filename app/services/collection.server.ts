@@ -13,7 +13,7 @@
  *   condition, tradeable and notes (e.g. a wanted pin you now own).
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { SessionUser } from '~/auth/user.server';
+import { assertCanReadCollection, assertCanWriteCollection, assertSignedIn, type Actor } from '~/auth/permissions';
 import { db, transaction, type Db } from '~/db/index.server';
 import {
   organizations,
@@ -25,10 +25,9 @@ import {
   type Condition,
 } from '~/db/schema';
 import { AddToCollectionApiSchema, COLLECTION_MOVES, MAX_COLLECTION_QUANTITY, MoveCollectionSchema } from '~/forms/collection';
-import { parseWith } from '~/utils/http.server';
+import { parseWith } from '~/utils/validation';
 import { COLLECTION_STATUSES } from '~/utils/constants';
 import {
-  assertCanRead,
   evaluateBadges,
   recordActivityDay,
   refreshCollectionCounts,
@@ -36,7 +35,7 @@ import {
   type UnlockedBadge,
 } from './achievements.server';
 import { ensureAchievementsOnce } from './achievement-definitions.server';
-import { Forbidden, Invalid, NotFound, Unauthorized } from './errors';
+import { Invalid, NotFound } from './errors';
 import { toPinDto, type PinDto } from './pin-dto.server';
 
 export interface AddCollectionInput {
@@ -46,12 +45,6 @@ export interface AddCollectionInput {
   condition?: Condition;
   tradeable?: boolean;
   notes?: string | null;
-}
-
-/** Only the owner changes a collection (admins read any, but do not change others'). */
-export function assertCanWrite(actor: Pick<SessionUser, 'id'> | null, userId: string): void {
-  if (!actor) throw new Unauthorized();
-  if (actor.id !== userId) throw new Forbidden('You can only change your own collection');
 }
 
 /**
@@ -124,11 +117,11 @@ export async function addCollectionEntry(
 
 /** The add form / POST /api/collections: validates, checks sign-in, runs one transaction. */
 export async function createCollectionEntry(
-  actor: Pick<SessionUser, 'id'> | null,
+  actor: Actor | null,
   input: unknown,
   opts: ActivityOptions = {},
 ): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
-  if (!actor) throw new Unauthorized('Please sign in to add pins to your collection');
+  assertSignedIn(actor, 'Please sign in to add pins to your collection');
   const data = parseWith(AddToCollectionApiSchema, input);
   await ensureAchievementsOnce();
   const result = await transaction((tx) => addCollectionEntry(tx, actor.id, data, opts));
@@ -142,12 +135,12 @@ export async function createCollectionEntry(
  * has changes nothing. Counts and badges are updated in the same transaction.
  */
 export async function moveCollectionEntry(
-  actor: Pick<SessionUser, 'id'> | null,
+  actor: Actor | null,
   userId: string,
   input: { pinId: unknown; status: unknown },
   opts: ActivityOptions = {},
 ): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
-  assertCanWrite(actor, userId);
+  assertCanWriteCollection(actor, userId);
   const { pinId, status } = parseWith(MoveCollectionSchema, input);
   await ensureAchievementsOnce();
   const now = opts.now ?? new Date();
@@ -180,8 +173,8 @@ export async function moveCollectionEntry(
 }
 
 /** Removes a pin from the user's collection. */
-export async function removeCollectionEntry(actor: Pick<SessionUser, 'id'> | null, userId: string, pinId: string): Promise<void> {
-  assertCanWrite(actor, userId);
+export async function removeCollectionEntry(actor: Actor | null, userId: string, pinId: string): Promise<void> {
+  assertCanWriteCollection(actor, userId);
   await transaction(async (tx) => {
     const deleted = await tx
       .delete(userCollections)
@@ -255,11 +248,11 @@ export function parseStatus(value: unknown): CollectionStatus {
 
 /** One list of a user's collection, most recently changed first. Owner or admin. */
 export async function listCollection(
-  actor: Pick<SessionUser, 'id' | 'role'> | null,
+  actor: Actor | null,
   userId: string,
   status: CollectionStatus,
 ): Promise<CollectionEntryDto[]> {
-  assertCanRead(actor, userId);
+  assertCanReadCollection(actor, userId);
   const rows = await entrySelect(db())
     .where(and(eq(userCollections.userId, userId), eq(userCollections.status, status)))
     .orderBy(desc(userCollections.updatedAt), desc(userCollections.id));
@@ -267,8 +260,8 @@ export async function listCollection(
 }
 
 /** Every entry (CSV export), grouped by status then name. Owner or admin. */
-export async function listWholeCollection(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string): Promise<CollectionEntryDto[]> {
-  assertCanRead(actor, userId);
+export async function listWholeCollection(actor: Actor | null, userId: string): Promise<CollectionEntryDto[]> {
+  assertCanReadCollection(actor, userId);
   const rows = await entrySelect(db())
     .where(eq(userCollections.userId, userId))
     .orderBy(userCollections.status, pins.name, userCollections.id);
@@ -304,8 +297,8 @@ export async function getCollectionValue(userId: string): Promise<{ cents: numbe
 }
 
 /** The entry for one pin (GET /api/users/{id}/collection/{pinId}). Owner or admin. */
-export async function getCollectionEntry(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string, pinId: string): Promise<CollectionEntryDto> {
-  assertCanRead(actor, userId);
+export async function getCollectionEntry(actor: Actor | null, userId: string, pinId: string): Promise<CollectionEntryDto> {
+  assertCanReadCollection(actor, userId);
   const [row] = await entrySelect(db()).where(and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)));
   if (!row) throw new NotFound('This pin is not in the collection');
   return toEntryDto(row);
@@ -348,7 +341,7 @@ export function csvField(value: string | number | boolean | null | undefined): s
 }
 
 /** The whole collection as CSV (UTF-8 with BOM so spreadsheets read accents; CRLF rows per RFC 4180). */
-export async function collectionCsv(actor: Pick<SessionUser, 'id' | 'role'> | null, userId: string): Promise<string> {
+export async function collectionCsv(actor: Actor | null, userId: string): Promise<string> {
   const entries = await listWholeCollection(actor, userId);
   const lines = [CSV_HEADER.map(csvField).join(',')];
   for (const e of entries) {

@@ -4,11 +4,11 @@
  */
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { SessionUser } from '~/auth/user.server';
-import { assertRole } from '~/auth/user.server';
+import { assertCanCreateOrganization, assertCanManageOrganizations, type Actor } from '~/auth/permissions';
 import { db, transaction, type Db } from '~/db/index.server';
 import { organizations, pins, type Organization } from '~/db/schema';
-import { parseWith } from '~/utils/http.server';
+import { parseWith } from '~/utils/validation';
+import { changes, recordAudit } from './audit.server';
 import { Conflict, NotFound } from './errors';
 
 export interface OrganizationDto {
@@ -18,9 +18,6 @@ export interface OrganizationDto {
   createdAt: string;
 }
 
-/** Who may add organizations directly (the same roles that may add pins). */
-export const ORGANIZATION_CREATOR_ROLES = ['vendor', 'manager', 'admin', 'super_admin'] as const;
-const ADMIN_ROLES = ['admin', 'super_admin'] as const;
 
 export const organizationSchema = z.object({
   name: z.preprocess(
@@ -77,8 +74,8 @@ function isUniqueViolation(error: unknown): boolean {
   return /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(text);
 }
 
-export async function createOrganization(actor: SessionUser | null, input: unknown): Promise<OrganizationDto> {
-  assertRole(actor, ORGANIZATION_CREATOR_ROLES, 'Only vendors, team managers and admins can add organizations');
+export async function createOrganization(actor: Actor | null, input: unknown): Promise<OrganizationDto> {
+  assertCanCreateOrganization(actor);
   const data = parseWith(organizationSchema, input);
   return transaction(async (tx) => {
     if (await findOrganizationByName(tx, data.name)) {
@@ -96,8 +93,8 @@ export async function createOrganization(actor: SessionUser | null, input: unkno
   });
 }
 
-export async function updateOrganization(actor: SessionUser | null, id: string, input: unknown): Promise<OrganizationDto> {
-  assertRole(actor, ADMIN_ROLES);
+export async function updateOrganization(actor: Actor | null, id: string, input: unknown): Promise<OrganizationDto> {
+  assertCanManageOrganizations(actor);
   const data = parseWith(organizationSchema, input);
   return transaction(async (tx) => {
     const current = await tx.select().from(organizations).where(eq(organizations.id, id)).get();
@@ -111,17 +108,26 @@ export async function updateOrganization(actor: SessionUser | null, id: string, 
       .set({ name: data.name, description: data.description ?? null })
       .where(eq(organizations.id, id))
       .returning();
+    const changed = changes(current, { name: row.name, description: row.description });
+    if (changed) await recordAudit(tx, { actor, action: 'organization.update', targetType: 'organization', targetId: id, details: changed });
     return toOrganizationDto(row);
   });
 }
 
-export async function deleteOrganization(actor: SessionUser | null, id: string): Promise<void> {
-  assertRole(actor, ADMIN_ROLES);
+export async function deleteOrganization(actor: Actor | null, id: string): Promise<void> {
+  assertCanManageOrganizations(actor);
   await transaction(async (tx) => {
-    const current = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).get();
+    const current = await tx.select().from(organizations).where(eq(organizations.id, id)).get();
     if (!current) throw new NotFound('Organization not found');
     const [{ n }] = await tx.select({ n: count() }).from(pins).where(eq(pins.organizationId, id));
     if (n > 0) throw new Conflict('You cannot delete an organization that has pins associated with it.');
     await tx.delete(organizations).where(eq(organizations.id, id));
+    await recordAudit(tx, {
+      actor,
+      action: 'organization.delete',
+      targetType: 'organization',
+      targetId: id,
+      details: { before: { name: current.name, description: current.description } },
+    });
   });
 }

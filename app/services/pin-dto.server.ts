@@ -3,32 +3,10 @@
  * `images` are URL strings (/images/{id}); `thumbnail` is the small card variant of the primary photo.
  */
 import type { Pin } from '~/db/schema';
+import type { PinDto } from '~/types/pins';
 import { imageUrl } from './images.server';
 
-export interface PinDto {
-  id: string;
-  name: string;
-  description: string | null;
-  images: string[];
-  thumbnail: string | null;
-  primaryPhotoIndex: number;
-  rarity: Pin['rarity'];
-  rarityScore: number;
-  totalQuantity: number;
-  availableQuantity: number;
-  identificationCount: number;
-  organizationId: string;
-  organization: { id: string; name: string } | null;
-  teamId: string | null;
-  team: { id: string; name: string } | null;
-  year: number | null;
-  event: string | null;
-  estimatedValue: number | null;
-  distributionDate: string | null;
-  createdBy: string | null;
-  createdAt: string;
-  isFeatured: boolean;
-}
+export type { PinDto };
 
 export function toPinDto(
   pin: Pin,

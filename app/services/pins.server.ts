@@ -11,17 +11,17 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
-import type { SessionUser } from '~/auth/user.server';
-import { assertRole } from '~/auth/user.server';
+import { assertCanCreatePin, assertCanCurate, assertCanEditPin, assertSignedIn, type Actor } from '~/auth/permissions';
 import { db, transaction, type Db } from '~/db/index.server';
 import { images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
 import { yearField } from '~/forms/pins';
-import { parseWith } from '~/utils/http.server';
-import { MAX_PIN_PHOTOS, RARITIES, isAdminRole, type Rarity } from '~/utils/constants';
+import { parseWith } from '~/utils/validation';
+import { MAX_PIN_PHOTOS, RARITIES, type Rarity } from '~/utils/constants';
 import { RARITY_SCORE, rarityFromQuantity } from '~/utils/rarity';
 import { refreshCollectionCounts, type UnlockedBadge } from './achievements.server';
 import { addCollectionEntry } from './collection.server';
-import { Forbidden, Invalid, NotFound, Unauthorized } from './errors';
+import { changes, recordAudit } from './audit.server';
+import { Invalid, NotFound } from './errors';
 import { indexPinImages, removePinFromIndex } from './identification/index.server';
 import { imageIdOf, imageWritesSettled, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
 import { findOrCreateOrganization } from './organizations.server';
@@ -29,7 +29,6 @@ import { toPinDto, type PinDto } from './pin-dto.server';
 
 export type { PinDto } from './pin-dto.server';
 
-export const PIN_CREATOR_ROLES = ['vendor', 'manager', 'admin', 'super_admin'] as const;
 const MAX_LIST_LIMIT = 100;
 
 type ImageInput = Blob | Buffer | string;
@@ -226,12 +225,6 @@ async function getPinRow(id: string): Promise<Pin> {
   return row;
 }
 
-/** The creator and admins may edit or delete a pin. */
-export function canEditPin(actor: Pick<SessionUser, 'id' | 'role'> | null | undefined, pin: { createdBy: string | null }): boolean {
-  if (!actor) return false;
-  return isAdminRole(actor.role) || (pin.createdBy != null && pin.createdBy === actor.id);
-}
-
 const clampLimit = (limit: unknown, fallback: number) => {
   const n = typeof limit === 'string' ? Number(limit) : typeof limit === 'number' ? limit : NaN;
   if (!Number.isFinite(n)) return fallback;
@@ -426,16 +419,16 @@ async function prepareUploads(order: ImageInput[]): Promise<Map<number, Prepared
  * are written in one transaction; the visual index is updated after commit.
  */
 export async function createPin(
-  actor: SessionUser | null,
+  actor: Actor | null,
   input: CreatePinInput,
 ): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[] }> {
-  assertRole(actor, PIN_CREATOR_ROLES, 'Only vendors, team managers and admins can add pins to the database');
-  const user = actor as SessionUser;
+  assertCanCreatePin(actor);
+  const user = actor;
   const data = parseWith(createSchema, input);
   const issues: Record<string, string[]> = {};
   if (!data.organizationId && !data.organizationName) issues.organizationName = ['Organization is required'];
-  if (data.rarity && data.rarity !== 'auto' && !isAdminRole(user.role)) throw new Forbidden('Only admins can set the rarity by hand');
-  if (data.isFeatured && !isAdminRole(user.role)) throw new Forbidden('Only admins can feature pins');
+  if (data.rarity && data.rarity !== 'auto') assertCanCurate(user, 'rarity');
+  if (data.isFeatured) assertCanCurate(user, 'featured');
   const totalQuantity = data.totalQuantity ?? 100;
   if (data.availableQuantity != null && data.availableQuantity > totalQuantity) {
     issues.availableQuantity = ['Available quantity cannot be more than the total quantity'];
@@ -497,18 +490,15 @@ export async function createPin(
 }
 
 /** Edits a pin (creator or admin). Only the fields given change; '' or null clears optional text. */
-export async function updatePin(actor: SessionUser | null, id: string, input: UpdatePinInput | Record<string, unknown>): Promise<PinDto> {
+export async function updatePin(actor: Actor | null, id: string, input: UpdatePinInput | Record<string, unknown>): Promise<PinDto> {
+  assertSignedIn(actor);
   const current = await getPinRow(id);
-  if (!actor) throw new Unauthorized();
-  if (!canEditPin(actor, current)) throw new Forbidden('Only the pin’s creator or an admin can edit this pin');
+  assertCanEditPin(actor, current, 'edit');
   const raw = input as Record<string, unknown>;
   const data = parseWith(updateSchema, raw);
   const has = (key: string) => Object.prototype.hasOwnProperty.call(raw, key) && raw[key] !== undefined;
-  const admin = isAdminRole(actor.role);
-  if (has('rarity') && data.rarity !== undefined && !admin) throw new Forbidden('Only admins can set the rarity by hand');
-  if (has('isFeatured') && data.isFeatured !== undefined && data.isFeatured !== current.isFeatured && !admin) {
-    throw new Forbidden('Only admins can feature pins');
-  }
+  if (has('rarity') && data.rarity !== undefined) assertCanCurate(actor, 'rarity');
+  if (has('isFeatured') && data.isFeatured !== undefined && data.isFeatured !== current.isFeatured) assertCanCurate(actor, 'featured');
 
   const totalQuantity = data.totalQuantity ?? current.totalQuantity;
   let availableQuantity = has('availableQuantity') && data.availableQuantity != null ? data.availableQuantity : current.availableQuantity;
@@ -557,6 +547,8 @@ export async function updatePin(actor: SessionUser | null, id: string, input: Up
     const wantedPrimary = has('primaryPhotoIndex') && data.primaryPhotoIndex != null ? data.primaryPhotoIndex : ids ? 0 : current.primaryPhotoIndex;
     patch.primaryPhotoIndex = wantedPrimary < imageCount ? wantedPrimary : 0;
     await tx.update(pins).set(patch).where(eq(pins.id, id));
+    const changed = changes(current, patch);
+    if (changed) await recordAudit(tx, { actor, action: 'pin.update', targetType: 'pin', targetId: id, details: { name: current.name, ...changed } });
     return ids;
   });
 
@@ -572,15 +564,22 @@ export async function updatePin(actor: SessionUser | null, id: string, input: Up
 }
 
 /** Deletes a pin (creator or admin); its identification records and collection entries go with it. */
-export async function deletePin(actor: SessionUser | null, id: string): Promise<void> {
+export async function deletePin(actor: Actor | null, id: string): Promise<void> {
+  assertSignedIn(actor);
   const current = await getPinRow(id);
-  if (!actor) throw new Unauthorized();
-  if (!canEditPin(actor, current)) throw new Forbidden('Only the pin’s creator or an admin can delete this pin');
+  assertCanEditPin(actor, current, 'delete');
   await transaction(async (tx) => {
     // collectors of this pin lose their entry with it: keep their owned/wanted counts true
     const holders = await tx.select({ userId: userCollections.userId }).from(userCollections).where(eq(userCollections.pinId, id));
     await tx.delete(pins).where(eq(pins.id, id));
     for (const h of holders) await refreshCollectionCounts(tx, h.userId);
+    await recordAudit(tx, {
+      actor,
+      action: 'pin.delete',
+      targetType: 'pin',
+      targetId: id,
+      details: { before: { name: current.name, organizationId: current.organizationId, createdBy: current.createdBy, images: current.images } },
+    });
   });
   await removePinFromIndex(id).catch((error) => console.error('removePinFromIndex failed', error));
 }

@@ -4,14 +4,14 @@
  */
 import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { hashPassword, verifyPassword } from '~/auth/password.server';
-import type { SessionUser } from '~/auth/user.server';
-import { loadUser } from '~/auth/user.server';
 import { db, transaction, type Db } from '~/db/index.server';
-import { auditLogs, oauthConnections, passwords, users, type Role, type User } from '~/db/schema';
+import { oauthConnections, passwords, users, vendors, type Role, type User, type Vendor } from '~/db/schema';
 import { LoginSchema, OnboardingSchema, ProfileSchema, SignupSchema } from '~/forms/auth';
-import { ROLES, isAdminRole } from '~/utils/constants';
-import { parseWith } from '~/utils/http.server';
-import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from './errors';
+import { ROLES } from '~/utils/constants';
+import { parseWith } from '~/utils/validation';
+import { assertCanChangeRole, assertCanManageRoles, assertSignedIn, SELF_CHOSEN_ROLES } from '~/auth/permissions';
+import { recordAudit } from './audit.server';
+import { Conflict, Forbidden, Invalid, NotFound } from './errors';
 import { imageUrl, prepareImage, savePreparedImage } from './images.server';
 import { checkRateLimit, consumeRateLimit, resetRateLimit } from './rate-limit.server';
 
@@ -22,6 +22,16 @@ export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
 export const PROFILE_PICTURE_SIZE = 200;
 
 /** The user as the API shows it (no internal billing ids). */
+/** A user with their vendor record (null when they never applied): who a signed-in request is. */
+export type SessionUser = User & { vendor: Vendor | null };
+
+export async function loadUser(userId: string): Promise<SessionUser | null> {
+  const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
+  if (!row) return null;
+  const vendor = (await db().query.vendors.findFirst({ where: eq(vendors.userId, userId) })) ?? null;
+  return { ...row, vendor };
+}
+
 export type PublicUser = Omit<User, 'stripeCustomerId'> & { vendor: SessionUser['vendor'] };
 
 export function toPublicUser(user: SessionUser): PublicUser {
@@ -146,11 +156,11 @@ async function setNickname(userId: string, nickname: string, extra: Partial<type
  * (vendor, admin, super_admin) keeps it: onboarding never lowers a role.
  */
 export async function completeOnboarding(actor: SessionUser | null, input: Record<string, unknown>): Promise<SessionUser> {
-  if (!actor) throw new Unauthorized();
+  assertSignedIn(actor);
   const data = parseWith(OnboardingSchema, input);
   // The role is self-chosen once: after onboarding (or for a role given by an admin) a repeated call
   // must not let a user undo a demotion or promote themselves to manager.
-  const keepsRole = actor.isOnboardingComplete || !(['player', 'assistant_coach', 'manager'] as Role[]).includes(actor.role);
+  const keepsRole = actor.isOnboardingComplete || !(SELF_CHOSEN_ROLES as readonly Role[]).includes(actor.role);
   await setNickname(actor.id, data.nickname, {
     isOnboardingComplete: true,
     ...(keepsRole ? {} : { role: data.role }),
@@ -159,7 +169,7 @@ export async function completeOnboarding(actor: SessionUser | null, input: Recor
 }
 
 export async function updateNickname(actor: SessionUser | null, input: Record<string, unknown>): Promise<SessionUser> {
-  if (!actor) throw new Unauthorized();
+  assertSignedIn(actor);
   const { nickname } = parseWith(ProfileSchema, input);
   await setNickname(actor.id, nickname);
   return getUserById(actor.id);
@@ -171,7 +181,7 @@ export async function updateNickname(actor: SessionUser | null, input: Record<st
  * 200x200; without JavaScript the server does the crop).
  */
 export async function updateProfilePicture(actor: SessionUser | null, file: Blob | Buffer | string | null | undefined): Promise<SessionUser> {
-  if (!actor) throw new Unauthorized();
+  assertSignedIn(actor);
   if (file == null || (typeof file === 'string' && !file.trim()) || (file instanceof Blob && file.size === 0)) {
     throw new Invalid('Please select an image file.', { profilePicture: ['Please select an image file.'] });
   }
@@ -191,8 +201,7 @@ export async function updateProfilePicture(actor: SessionUser | null, file: Blob
  * cannot. The last super_admin cannot be demoted (the instance would have no one to manage it).
  */
 export async function changeUserRole(actor: SessionUser | null, targetId: string, role: unknown): Promise<User> {
-  if (!actor) throw new Unauthorized();
-  if (!isAdminRole(actor.role)) throw new Forbidden('Only admins can change roles');
+  assertCanManageRoles(actor);
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
     throw new Invalid('Choose a valid role', { role: ['Choose a valid role'] });
   }
@@ -200,18 +209,16 @@ export async function changeUserRole(actor: SessionUser | null, targetId: string
   return transaction(async (tx) => {
     const target = await tx.select().from(users).where(eq(users.id, targetId)).get();
     if (!target) throw new NotFound('User not found');
-    if (actor.role === 'admin' && (isAdminRole(target.role) || isAdminRole(newRole))) {
-      throw new Forbidden('Admins cannot change admin or super admin roles');
-    }
+    assertCanChangeRole(actor, target, newRole);
     if (target.role === newRole) return target;
     await assertNotLastSuperAdmin(tx, target, newRole);
     const [updated] = await tx.update(users).set({ role: newRole }).where(eq(users.id, targetId)).returning();
-    await tx.insert(auditLogs).values({
-      userId: actor.id,
+    await recordAudit(tx, {
+      actor,
       action: 'user.role_change',
       targetType: 'user',
       targetId,
-      details: { from: target.role, to: newRole },
+      details: { email: target.email, before: { role: target.role }, after: { role: newRole } },
     });
     return updated;
   });
@@ -233,12 +240,12 @@ export async function setRoleByEmail(email: string, role: string): Promise<{ use
     if (!target) throw new NotFound(`No user with e-mail ${email}`);
     await assertNotLastSuperAdmin(tx, target, role as Role);
     const [user] = await tx.update(users).set({ role: role as Role }).where(eq(users.id, target.id)).returning();
-    await tx.insert(auditLogs).values({
-      userId: null,
+    await recordAudit(tx, {
+      actor: null,
       action: 'user.role_change',
       targetType: 'user',
       targetId: target.id,
-      details: { from: target.role, to: role, via: 'cli' },
+      details: { email: target.email, before: { role: target.role }, after: { role }, via: 'cli' },
     });
     return { user, previous: target.role };
   });

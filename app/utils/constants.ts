@@ -42,5 +42,3 @@ export const ROLE_LABELS: Record<Role, string> = {
   admin: 'Admin',
   super_admin: 'Super Admin',
 };
-
-export const isAdminRole = (role: Role | null | undefined): boolean => role === 'admin' || role === 'super_admin';

@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createUserSession, deleteExpiredSessions, getSession, rollSession, sessionStorage } from '~/auth/session.server';
-import { loadUser, type SessionUser } from '~/auth/user.server';
+import { loadUser, type SessionUser } from '~/services/users.server';
 import { safeRedirect } from '~/auth/redirect';
 import { db } from '~/db/index.server';
 import { auditLogs, sessions, users } from '~/db/schema';
@@ -176,7 +176,16 @@ describe('roles', () => {
     await expect(changeUserRole(superAdmin, player.id, 'wizard')).rejects.toMatchObject({ status: 400 });
 
     const log = await db().select().from(auditLogs).where(eq(auditLogs.targetId, player.id));
-    expect(log.map((l) => l.details)).toEqual(expect.arrayContaining([{ from: 'player', to: 'manager' }, { from: 'manager', to: 'admin' }]));
+    expect(log.map((l) => [l.action, l.userId, l.details])).toEqual(
+      expect.arrayContaining([
+        ['user.role_change', admin.id, { email: player.email, before: { role: 'player' }, after: { role: 'manager' } }],
+        ['user.role_change', superAdmin.id, { email: player.email, before: { role: 'manager' }, after: { role: 'admin' } }],
+      ]),
+    );
+    // refusals leave no trace: two changes went through for this user
+    expect(log).toHaveLength(2);
+    // nobody changes their own role, not even a super_admin
+    await expect(changeUserRole(superAdmin, superAdmin.id, 'player')).rejects.toMatchObject({ status: 403, message: 'You cannot change your own role' });
   });
 
   it('changes a role by e-mail from the command line and keeps at least one super_admin', async () => {

@@ -21,8 +21,8 @@ import {
 } from '~/services/collection.server';
 import { AppError } from '~/services/errors';
 import { createUserSession } from '~/auth/session.server';
-import { handleAddToCollection } from '~/services/collection-form.server';
-import { getToast } from '~/utils/toast.server';
+import { handleAddToCollection } from '~/http/collection-form.server';
+import { getToast } from '~/http/toast.server';
 import { createPin as createCataloguePin } from '~/services/pins.server';
 import { createOrganization, createPin, createUser } from '../support/factories';
 import { listCounts, statsOf } from '../support/collection';
@@ -284,7 +284,7 @@ describe('badges', () => {
 
   it("a contributor's new pin lands in their collection and earns Contributor and First Pin", async () => {
     const vendor = await createUser({ role: 'vendor' });
-    const dto = await createCataloguePin({ ...vendor, vendor: null }, { name: `Contributed ${Date.now()}`, description: 'A new pin', organizationName: `Org ${Date.now()}` });
+    const dto = await createCataloguePin(vendor, { name: `Contributed ${Date.now()}`, description: 'A new pin', organizationName: `Org ${Date.now()}` });
     expect(dto.newlyUnlockedBadges.map((b) => b.name)).toEqual(expect.arrayContaining(['Contributor', 'First Pin']));
     const owned = await listCollection(vendor, vendor.id, 'owned');
     expect(owned.map((e) => [e.pinId, e.condition, e.notes])).toEqual([[dto.id, 'mint', 'Original contributor']]);

@@ -21,8 +21,8 @@ import {
   chooseIdentifiedPin,
   getIdentificationResult,
   identifyPin,
-  readIdentifyRequest,
 } from '~/services/identification/identify.server';
+import { readIdentifyRequest } from '~/http/identify-request.server';
 import { getVisualIndex, loadStoredFeatures, removePinFromIndex, storeBackedIndex, storeMissingPixels } from '~/services/identification/index.server';
 import { importCatalogue } from '~/cli/catalogue-import';
 import { getImageVariant, imageWritesSettled } from '~/services/images.server';

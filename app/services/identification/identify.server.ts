@@ -11,16 +11,17 @@
  */
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { SessionUser } from '~/auth/user.server';
+import { assertCanChooseIdentifiedPin, type Actor } from '~/auth/permissions';
 import { transaction } from '~/db/index.server';
 import { identifications, pins } from '~/db/schema';
 import { db } from '~/db/index.server';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { nearIdenticalOf } from '~/utils/identification';
-import { recordIdentificationActivity, type UnlockedBadge } from '../achievements.server';
-import { AppError, Forbidden, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
+import { recordIdentificationActivity } from '../achievements.server';
+import { AppError, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
 import { imageIdOf, imageUrl, sniffImageType, storeImageLater, toImageBytes } from '../images.server';
-import type { PinDto } from '../pin-dto.server';
+import type { IdentificationAnalysis, IdentificationResult, SimilarPin } from '~/types/identification';
+import type { PinDto } from '~/types/pins';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
 import type { MatchResult } from './engine.server';
@@ -30,46 +31,7 @@ import { consumeRateLimit } from '../rate-limit.server';
 export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
 export const SIMILAR_PINS_LIMIT = 4;
 
-export interface IdentificationAnalysis {
-  name: string;
-  description: string;
-  features: string[];
-  analysis: string;
-  /** 0-100 */
-  confidence: number;
-}
-
-export interface SimilarPin {
-  pin: PinDto;
-  /** 0-100 */
-  matchScore: number;
-  /**
-   * With outcome 'ambiguous': one of the near-identical pins the photo could be (the user chooses
-   * among these); false for a pin that is only similar. Absent when the outcome is not 'ambiguous'.
-   */
-  nearIdentical?: boolean;
-}
-
-/** The identification response (spec §3), plus the ids that let a page show it again. */
-export interface IdentificationResult {
-  identified: boolean;
-  pin: PinDto | null;
-  /** percent, 0-100 */
-  confidence: number;
-  message: string;
-  error: string | null;
-  serviceUnavailable: boolean;
-  analysis: IdentificationAnalysis;
-  similarPins: SimilarPin[];
-  /** URL of the stored photo */
-  imageData: string;
-  /** the stored photo's id (the add-new-pin form carries it as the first photo) */
-  imageId: string;
-  newlyUnlockedBadges: UnlockedBadge[];
-  /** 'ambiguous': near-identical family members, the user chooses among similarPins */
-  outcome: 'match' | 'no_match' | 'ambiguous';
-  identificationId: string;
-}
+export type { IdentificationAnalysis, IdentificationResult, SimilarPin };
 
 /** What is stored in identifications.identification_data (pins are re-read when shown again). */
 interface StoredIdentification {
@@ -167,7 +129,7 @@ export interface IdentifyOptions {
 }
 
 /** Runs one identification and stores it. `input` is a data URL / base64 string, File/Blob or bytes. */
-export async function identifyPin(actor: SessionUser | null, input: unknown, opts: IdentifyOptions = {}): Promise<IdentificationResult> {
+export async function identifyPin(actor: Actor | null, input: unknown, opts: IdentifyOptions = {}): Promise<IdentificationResult> {
   const started = performance.now();
   const bytes = await readPhoto(input);
   const ai = aiConfig();
@@ -320,55 +282,17 @@ export async function getIdentificationResult(id: string): Promise<Identificatio
   };
 }
 
-// ---------------------------------------------------------------- requests
-
-/** Largest body we read: a 5 MB photo as base64 in JSON (4/3) plus room for the envelope. */
-const MAX_BODY_BYTES = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
-
-/**
- * The photo of an identify request: JSON `{ imageData }` (a data URL) or multipart with the file
- * in the field `image` (the field `imageData` is accepted in both). Oversized bodies are refused
- * before they are read (413).
- */
-export async function readIdentifyRequest(request: Request): Promise<unknown> {
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (length > MAX_BODY_BYTES) throw new TooLarge('Image too large (max 5MB)');
-  const type = request.headers.get('content-type') ?? '';
-  if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
-    let form: FormData;
-    try {
-      form = await request.formData();
-    } catch {
-      throw new Invalid('image_parse_error: the form could not be read');
-    }
-    return form.get('image') ?? form.get('imageData');
-  }
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new TooLarge('Image too large (max 5MB)');
-  if (type.includes('application/json') || text.trimStart().startsWith('{')) {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new Invalid('The request body is not valid JSON');
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Invalid('The request body must be a JSON object');
-    return (body as Record<string, unknown>).imageData ?? (body as Record<string, unknown>).image;
-  }
-  throw new UnsupportedMediaType('Send JSON { imageData } or a multipart form with the field image');
-}
-
 /**
  * The user chose their pin among near-identical candidates ('This is my pin'): the stored
  * identification now names it and counts toward the pin. Only the person who took the photo
  * (or anyone, for a visitor's photo) may choose, once, and only among the offered candidates.
  */
-export async function chooseIdentifiedPin(actor: SessionUser | null, identificationId: unknown, pinId: unknown): Promise<IdentificationResult> {
+export async function chooseIdentifiedPin(actor: Actor | null, identificationId: unknown, pinId: unknown): Promise<IdentificationResult> {
   if (typeof identificationId !== 'string' || typeof pinId !== 'string') throw new Invalid('Choose one of the candidate pins');
   const row = identificationId.length <= 64 ? await db().select().from(identifications).where(eq(identifications.id, identificationId)).get() : undefined;
   const data = row?.identificationData as StoredIdentification | null | undefined;
   if (!row || !data || data.v !== 1) throw new NotFound('Identification not found');
-  if (row.userId && row.userId !== actor?.id) throw new Forbidden('Only the person who took this photo can choose its pin');
+  assertCanChooseIdentifiedPin(actor, row);
   if (row.pinId) return getIdentificationResult(row.id);
   const choice = data.similar.find((s) => s.pinId === pinId);
   if (!choice) throw new Invalid('Choose one of the candidate pins');

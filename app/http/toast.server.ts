@@ -4,7 +4,7 @@
  */
 import { createCookieSessionStorage, redirect } from '@remix-run/node';
 import { z } from 'zod';
-import { secureCookies, sessionSecrets } from './env.server';
+import { secureCookies, sessionSecrets } from '~/utils/env.server';
 
 export const ToastSchema = z.object({
   id: z.string().default(() => Math.random().toString(36).slice(2)),

@@ -1,6 +1,6 @@
-import { readBody, readFormData } from '~/utils/http.server';
+import type { CreatePinInput } from '~/services/pins.server';
+import { readBody, readFormData } from './body.server';
 import { MAX_IMAGE_BYTES, MAX_PIN_PHOTOS } from '~/utils/constants';
-import type { CreatePinInput } from './pins.server';
 
 /** Multipart (files) or JSON / urlencoded (images as data URLs or base64) into the service input. */
 export async function readPinPayload(request: Request): Promise<CreatePinInput> {

@@ -2,14 +2,15 @@
  * The server half of <AddToCollectionForm>: any page that renders the form calls this from its
  * action when `intent === 'addToCollection'`.
  */
-import { json } from '@remix-run/node';
 import { parseWithZod } from '@conform-to/zod';
-import { getOptionalUser } from '~/auth/user.server';
 import { AddToCollectionSchema } from '~/forms/collection';
-import { redirectWithToast } from '~/utils/toast.server';
-import { timeZoneFromRequest, type UnlockedBadge } from './achievements.server';
-import { createCollectionEntry } from './collection.server';
-import { isAppError } from './errors';
+import { isAppError } from '~/services/errors';
+import { createCollectionEntry } from '~/services/collection.server';
+import type { UnlockedBadge } from '~/types/achievements';
+import { replyWithInvalid, replyWithServiceError } from './form-reply.server';
+import { optionalUser } from './guards.server';
+import { redirectWithToast } from './toast.server';
+import { timeZoneFromRequest } from './time-zone.server';
 
 const STATUS_TEXT = { owned: 'your collection', wanted: 'your wanted list', trading: 'your trading pins' } as const;
 
@@ -19,11 +20,10 @@ export function badgeToasts(badges: UnlockedBadge[]) {
 }
 
 export async function handleAddToCollection(request: Request, formData: FormData, opts: { redirectTo: string }): Promise<Response> {
+  const extra = { intent: 'addToCollection' as const };
   const submission = parseWithZod(formData, { schema: AddToCollectionSchema });
-  if (submission.status !== 'success') {
-    return json({ intent: 'addToCollection' as const, lastResult: submission.reply() }, { status: 400 });
-  }
-  const user = await getOptionalUser(request);
+  if (submission.status !== 'success') return replyWithInvalid(submission, { extra });
+  const user = await optionalUser(request);
   if (!user) {
     return redirectWithToast(`/api/login?redirectTo=${encodeURIComponent(opts.redirectTo)}`, {
       title: 'Please sign in',
@@ -40,16 +40,7 @@ export async function handleAddToCollection(request: Request, formData: FormData
       more: badgeToasts(newlyUnlockedBadges),
     });
   } catch (error) {
-    if (isAppError(error) && error.status < 500) {
-      const fieldErrors = error.issues ?? (error.status === 404 ? { pinId: [error.message] } : undefined);
-      return json(
-        {
-          intent: 'addToCollection' as const,
-          lastResult: submission.reply({ formErrors: fieldErrors ? [] : [error.message], fieldErrors }),
-        },
-        { status: error.status },
-      );
-    }
+    if (isAppError(error) && error.status < 500) return replyWithServiceError(submission, error, { extra, notFoundField: 'pinId' });
     console.error(error);
     // spec §8: 'Failed to Add Pin'
     return redirectWithToast(opts.redirectTo, {

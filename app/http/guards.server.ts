@@ -1,0 +1,95 @@
+/**
+ * Guards: who may reach a page or an /api call, answered the way each door should answer.
+ *
+ * - Pages: a visitor is sent to `/api/login?redirectTo=<this page>` (`requirePageUser`) or, where
+ *   the specification shows a sign-in prompt, the loader gets null from `optionalUser` and renders
+ *   <SignInPrompt>; a signed-in user with the wrong role gets the 403 page (`requirePageRole`).
+ * - /api: `requireUser` / `requireRole` throw Unauthorized (401) or Forbidden (403), which the
+ *   `api()` wrapper answers as `{ error }` JSON.
+ *
+ * Which role may do what is decided in app/auth/permissions.ts; these only apply it to requests.
+ */
+import { json, redirect } from '@remix-run/node';
+import { assertRole, assertSignedIn, isAdmin } from '~/auth/permissions';
+import { getOptionalUser, getUserId, staleSessionCookie, type SessionUser } from '~/auth/user.server';
+import type { Role } from '~/utils/constants';
+import { rethrowAsPageError } from './page.server';
+
+export type { SessionUser };
+
+/** The signed-in user, or null for a visitor. */
+export function optionalUser(request: Request): Promise<SessionUser | null> {
+  return getOptionalUser(request);
+}
+
+/** /api: the signed-in user, else 401. */
+export async function requireUser(request: Request, message?: string): Promise<SessionUser> {
+  const user = await getOptionalUser(request);
+  assertSignedIn(user, message);
+  return user;
+}
+
+/** /api: a user holding one of `roles`, else 401 (visitor) or 403. */
+export async function requireRole(request: Request, roles: readonly Role[], message?: string): Promise<SessionUser> {
+  const user = await getOptionalUser(request);
+  assertRole(user, roles, message);
+  return user;
+}
+
+/** Where a visitor is sent to sign in and come back to this page. */
+export function signInUrl(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete('_data');
+  const back = `${url.pathname}${url.search}`;
+  return back === '/' ? '/api/login' : `/api/login?redirectTo=${encodeURIComponent(back)}`;
+}
+
+/** Pages: the signed-in user, else a redirect to the sign-in page that comes back here. */
+export async function requirePageUser(request: Request): Promise<SessionUser> {
+  const user = await getOptionalUser(request);
+  if (!user) throw redirect(signInUrl(request));
+  return user;
+}
+
+/** Pages: a user holding one of `roles`; a visitor signs in first, another role gets the 403 page. */
+export async function requirePageRole(request: Request, roles: readonly Role[], message?: string): Promise<SessionUser> {
+  const user = await requirePageUser(request);
+  try {
+    assertRole(user, roles, message);
+  } catch (error) {
+    rethrowAsPageError(error);
+  }
+  return user;
+}
+
+/**
+ * The admin area (layout and every child loader, which Remix runs beside the layout's): null for a
+ * visitor (the layout shows 'Admin Access Required'), other roles are redirected to / as the
+ * specification says, admins pass.
+ */
+export async function adminPageUser(request: Request): Promise<SessionUser | null> {
+  const user = await getOptionalUser(request);
+  if (!user) return null;
+  if (!isAdmin(user)) throw redirect('/');
+  return user;
+}
+
+/** The Set-Cookie value that clears a cookie whose session is gone, or null. */
+export function clearStaleSession(request: Request): Promise<string | null> {
+  return staleSessionCookie(request);
+}
+
+/**
+ * Pages the specification does not register for signed-out visitors (/profile, /badges,
+ * /teams/{id}): a visitor gets the 404 page, as if the page did not exist.
+ */
+export async function requireUserOr404(request: Request): Promise<SessionUser> {
+  const user = await getOptionalUser(request);
+  if (!user) throw json({ message: 'Not found' }, { status: 404 });
+  return user;
+}
+
+/** The sign-in and sign-up pages send a signed-in visitor straight on (no user row read). */
+export async function isSignedIn(request: Request): Promise<boolean> {
+  return (await getUserId(request)) !== null;
+}
