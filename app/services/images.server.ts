@@ -21,7 +21,8 @@ const MASTER_MAX = 1600;
 /**
  * A stored image's master is what identification works from (a pin's features and the full-resolution
  * reference of its detail check): quality 95 with full colour resolution, since 4:2:0 chroma halves the
- * colour detail of a pin's lettering (README, "Figures": fewer false matches on the benchmark).
+ * colour detail of a pin's lettering (fewer false matches on the identification benchmark:
+ * app/services/identification/README.md, "Benchmarks").
  */
 const MASTER_JPEG = { quality: 95, chromaSubsampling: '4:4:4', mozjpeg: true } as const;
 /**

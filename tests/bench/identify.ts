@@ -53,9 +53,9 @@ const MAX_FALSE = num('max-false');
 const KEEP = args.includes('--keep');
 const FROM_DB = opt('from-db');
 /**
- * A grown catalogue's server is started as "Running it yourself" advises for a large catalogue: with
+ * A grown catalogue's server is started as the README ("Memory") advises for a large catalogue: with
  * glibc's memory pools limited to two (as the Dockerfile does), unless the caller sets it. The
- * catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Figures").
+ * catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Memory").
  */
 const serverMemoryEnv: { MALLOC_ARENA_MAX?: string } = DISTRACTORS && process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {};
 /** The server's number of glibc pools (null: glibc's default). */

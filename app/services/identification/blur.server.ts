@@ -21,8 +21,9 @@ interface SpectrumExports {
 
 /**
  * The thread's instance of `spectrum.wat` (the estimate's windowing and power sums, the same bits as
- * in JavaScript: the spectrum took 6.1 ms a photo against 8.1; README, "Figures"), in a memory of its
- * own; the Hann window is placed in it once.
+ * in JavaScript: the spectrum took 6.1 ms a photo against 8.1; how to measure it:
+ * app/services/identification/README.md, "Benchmarks"), in a memory of its own; the Hann window is
+ * placed in it once.
  */
 const spectrumKernel = threadKernel<SpectrumExports>(SPECTRUM_WASM, 16);
 let hannPlaced = false;

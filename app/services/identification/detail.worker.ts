@@ -6,9 +6,9 @@
 // Replies are copied, never transferred: transferring a buffer detaches it, and the first buffer
 // detached in a thread makes V8 check every typed array access of that thread from then on (its
 // "array buffer detaching" protector). The worker's work is mostly typed array loops, and the copies
-// (a warped reference is 0.25 MB) take a fraction of a millisecond (README, "Figures"). The main
-// thread cannot keep the protector: every response body the server sends detaches a buffer (undici's
-// byte streams).
+// (a warped reference is 0.25 MB) take a fraction of a millisecond (app/services/identification/README.md,
+// "Threads and memory"). The main thread cannot keep the protector: every response body the server
+// sends detaches a buffer (undici's byte streams).
 import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";

@@ -14,7 +14,7 @@
 // sized the room it leaves before its next full collection (`--heap-growing-percent`,
 // `app/cli/server-flags.js`): without them the server collected more often and photos took 10-13 ms
 // longer, until the flag gave that room back. With both, the server peaks about 40-50 MB lower at
-// about the same CPU a photo (README, "Figures").
+// about the same CPU a photo (app/services/identification/README.md, "Threads and memory").
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";

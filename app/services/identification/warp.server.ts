@@ -3,8 +3,8 @@
 // took about 4.4 ms, and the nearest-neighbour warp of a plane of 255s that marks where the photo
 // covers the frame about 4 ms more. Our own warp marks the cover in the same pass: in JavaScript it
 // took about 3.2 ms; the kernel takes 15-25% less than the JavaScript (measured side by side in a
-// slower hour: 5.1-5.3 against 5.7-8.6 ms; README, "Figures"). It is OpenCV's own algorithm, so that
-// every warped pixel, and so every answer, stays the same:
+// slower hour: 5.1-5.3 against 5.7-8.6 ms; app/services/identification/README.md, "Benchmarks"). It is
+// OpenCV's own algorithm, so that every warped pixel, and so every answer, stays the same:
 // - the inverse homography (`invert3`, which gives OpenCV's 3 x 3 inverse to the bit), taken in blocks
 //   of 64 x 16 destination pixels as OpenCV does (each row of a block starts again from its left edge);
 // - each source position in 1/32 px (INTER_BITS = 5), rounded half to even from doubles;
