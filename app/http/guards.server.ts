@@ -11,27 +11,59 @@
  */
 import { json, redirect } from '@remix-run/node';
 import { assertRole, assertSignedIn, isAdmin } from '~/auth/permissions';
-import { getOptionalUser, getUserId, staleSessionCookie, type SessionUser } from '~/auth/user.server';
+import { getSession, sessionStorage } from '~/auth/session.server';
+import { loadUser, type SessionUser } from '~/services/users.server';
 import type { Role } from '~/utils/constants';
 import { rethrowAsPageError } from './page.server';
 
 export type { SessionUser };
 
-/** The signed-in user, or null for a visitor. */
-export function optionalUser(request: Request): Promise<SessionUser | null> {
-  return getOptionalUser(request);
+// ---------------------------------------------------------------- who is asking
+
+/** Requests whose session cookie names a session that is gone (expired, signed out elsewhere, user deleted). */
+const staleCookies = new WeakSet<Request>();
+
+async function getUserId(request: Request): Promise<string | null> {
+  const session = await getSession(request);
+  const userId = session.get('userId');
+  if (typeof userId === 'string') return userId;
+  // the cookie parsed to a session id, but no live row holds it
+  if (session.id && Object.keys(session.data).length === 0) staleCookies.add(request);
+  return null;
 }
+
+/** The signed-in user, or null for a visitor (a cookie whose user is gone counts as signed out). */
+export async function optionalUser(request: Request): Promise<SessionUser | null> {
+  const userId = await getUserId(request);
+  if (!userId) return null;
+  const user = await loadUser(userId);
+  if (!user) staleCookies.add(request);
+  return user;
+}
+
+/**
+ * The Set-Cookie value that clears a stale session cookie (and deletes what is left of its row),
+ * or null when the request's cookie is fine. Only knows about requests a guard has looked at:
+ * the root loader and the api() wrapper ask after theirs.
+ */
+export async function clearStaleSession(request: Request): Promise<string | null> {
+  if (!staleCookies.has(request)) return null;
+  staleCookies.delete(request);
+  return sessionStorage.destroySession(await getSession(request));
+}
+
+// ---------------------------------------------------------------- guards
 
 /** /api: the signed-in user, else 401. */
 export async function requireUser(request: Request, message?: string): Promise<SessionUser> {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   assertSignedIn(user, message);
   return user;
 }
 
 /** /api: a user holding one of `roles`, else 401 (visitor) or 403. */
 export async function requireRole(request: Request, roles: readonly Role[], message?: string): Promise<SessionUser> {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   assertRole(user, roles, message);
   return user;
 }
@@ -46,7 +78,7 @@ export function signInUrl(request: Request): string {
 
 /** Pages: the signed-in user, else a redirect to the sign-in page that comes back here. */
 export async function requirePageUser(request: Request): Promise<SessionUser> {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (!user) throw redirect(signInUrl(request));
   return user;
 }
@@ -68,15 +100,10 @@ export async function requirePageRole(request: Request, roles: readonly Role[], 
  * specification says, admins pass.
  */
 export async function adminPageUser(request: Request): Promise<SessionUser | null> {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (!user) return null;
   if (!isAdmin(user)) throw redirect('/');
   return user;
-}
-
-/** The Set-Cookie value that clears a cookie whose session is gone, or null. */
-export function clearStaleSession(request: Request): Promise<string | null> {
-  return staleSessionCookie(request);
 }
 
 /**
@@ -84,7 +111,7 @@ export function clearStaleSession(request: Request): Promise<string | null> {
  * /teams/{id}): a visitor gets the 404 page, as if the page did not exist.
  */
 export async function requireUserOr404(request: Request): Promise<SessionUser> {
-  const user = await getOptionalUser(request);
+  const user = await optionalUser(request);
   if (!user) throw json({ message: 'Not found' }, { status: 404 });
   return user;
 }

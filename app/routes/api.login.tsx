@@ -5,7 +5,7 @@ import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { replyWithServiceError } from '~/http/form-reply.server';
-import { oauthSettings } from '~/auth/oauth.server';
+import { oauthSettings } from '~/http/oauth.server';
 import { safeRedirect } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { authenticateOAuth, oauthReturnCookie, oauthSettings, readOAuthReturn } from '~/auth/oauth.server';
+import { authenticateOAuth, oauthReturnCookie, oauthSettings, readOAuthReturn } from '~/http/oauth.server';
 import { createUserSession } from '~/auth/session.server';
 import { isAppError } from '~/services/errors';
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { authenticateOAuth, oauthReturnCookie, oauthSettings } from '~/auth/oauth.server';
+import { authenticateOAuth, oauthReturnCookie, oauthSettings } from '~/http/oauth.server';
 import { safeRedirect } from '~/auth/redirect';
 
 /** GET (or POST) /api/login/oauth: sends the browser to the OAuth2 provider. */

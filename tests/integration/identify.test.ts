@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionUser } from '~/auth/user.server';
+import type { SessionUser } from '~/services/users.server';
 import { db } from '~/db/index.server';
 import { identifications, imageFeatures, organizations, pins, userStats } from '~/db/schema';
 import { ensureAchievements } from '~/services/achievement-definitions.server';

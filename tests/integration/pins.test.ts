@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SessionUser } from '~/auth/user.server';
+import type { SessionUser } from '~/services/users.server';
 import { db } from '~/db/index.server';
 import { identifications, organizations, pins, userCollections, userStats } from '~/db/schema';
 import { pinEditSchema, newPinSchema } from '~/forms/pins';

@@ -12,7 +12,7 @@ import type { User } from '~/db/schema';
 import { Invalid } from '~/services/errors';
 import { findOrCreateOAuthUser } from '~/services/users.server';
 import { secureCookies, sessionSecrets } from '~/utils/env.server';
-import { safeRedirect } from './redirect';
+import { safeRedirect } from '~/auth/redirect';
 
 export const OAUTH_PROVIDER = 'oauth';
 export const OAUTH_CALLBACK_PATH = '/api/login/oauth/callback';
