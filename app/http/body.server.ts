@@ -16,7 +16,13 @@ export async function readBody(request: Request): Promise<Record<string, unknown
     throw new Invalid('The request body must be a JSON object');
   }
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    const form = await request.formData();
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      // a multipart type without a boundary, a JSON body under a form type, a part never closed
+      throw new Invalid('The form could not be read');
+    }
     return Object.fromEntries(form.entries());
   }
   const text = await request.text();

@@ -257,4 +257,11 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/\\evil.example')).toBe('/');
     expect(safeRedirect('/api/logout')).toBe('/');
   });
+
+  it('gives a path a Location header can carry (ASCII), or the fallback', () => {
+    expect(safeRedirect('/日本?q=ピン')).toBe('/%E6%97%A5%E6%9C%AC?q=%E3%83%94%E3%83%B3');
+    expect(() => new Response(null, { status: 302, headers: { Location: safeRedirect('/日本') } })).not.toThrow();
+    expect(safeRedirect('/pins/\ud800')).toBe('/');
+    expect(safeRedirect('/collection?tab=owned&x=a b')).toBe('/collection?tab=owned&x=a%20b');
+  });
 });

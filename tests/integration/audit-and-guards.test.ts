@@ -9,6 +9,7 @@ import { createUserSession } from '~/auth/session.server';
 import { db, transaction } from '~/db/index.server';
 import { auditLogs, organizations, sessions, type Role } from '~/db/schema';
 import { api } from '~/http/api.server';
+import { readBody } from '~/http/body.server';
 import { requirePageRole, requirePageUser, requireRole, requireUser, requireUserOr404 } from '~/http/guards.server';
 import { auditHistory, changes, recordAudit } from '~/services/audit.server';
 import { deleteOrganization, updateOrganization } from '~/services/organizations.server';
@@ -149,5 +150,18 @@ describe('guards', () => {
     const cleared = stale.headers.get('Set-Cookie') ?? '';
     expect(cleared).toMatch(/^__pindex_session=;/);
     expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/);
+  });
+});
+
+describe('request bodies', () => {
+  it('a form type whose body is not a form is a 400, not a 500', async () => {
+    const read = api(async ({ request }: { request: Request }) => readBody(request));
+    for (const [type, body] of [
+      ['multipart/form-data', '{"pinId":"x"}'],
+      ['multipart/form-data; boundary=abc', '--abc\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated'],
+    ]) {
+      const response = await read({ request: new Request('http://localhost/api/collections', { method: 'POST', headers: { 'Content-Type': type }, body }) });
+      expect([type, response.status, await response.json()]).toEqual([type, 400, { error: 'The form could not be read' }]);
+    }
   });
 });
