@@ -1,0 +1,192 @@
+/**
+ * A list page's state lives in its URL (search, filters, sort, page, page size), so a table works
+ * without JavaScript and can be bookmarked. Each list declares what it accepts once, with
+ * `listQuerySchema`; `readListQuery` reads a URL (or a posted form) into that state, falling back
+ * to the defaults for anything missing or odd (a bad link never errors), and `listQueryHref`
+ * writes it back, leaving the defaults out. Browser-safe: no server imports.
+ */
+import { z } from 'zod';
+
+export const SORT_DIRS = ['asc', 'desc'] as const;
+export type SortDir = (typeof SORT_DIRS)[number];
+
+/** A filter takes one of a list of values (an enumeration), or a record id. */
+export type FilterSpec = readonly [string, ...string[]] | 'id';
+type FilterValue<T> = T extends readonly (infer V)[] ? V : string;
+export type ListFilters<F> = { [K in keyof F]?: FilterValue<F[K]> };
+/** A list with no declared sorts has no sort (and no direction) in its state. */
+type SortField<S extends string> = [S] extends [never] ? undefined : S;
+type DirField<S extends string> = [S] extends [never] ? undefined : SortDir;
+
+export interface ListQueryOptions<F, S extends string> {
+  /** filter name -> the values it takes (or 'id'); names must not be one of the reserved keys */
+  filters?: F;
+  /** the keys the list can be sorted by (column keys); the first is the default unless `defaultSort` */
+  sorts?: readonly S[];
+  defaultSort?: NoInfer<S>;
+  defaultDir?: SortDir;
+  /** the page sizes a reader may choose; the first is the default unless `defaultSize` */
+  sizes?: readonly number[];
+  defaultSize?: number;
+  /** longer searches are cut to this many characters (default 200) */
+  maxSearch?: number;
+  /** a page beyond this is read as page 1 (default 10,000) */
+  maxPage?: number;
+}
+
+export interface ListQuery<F = Record<string, FilterSpec>, S extends string = string> {
+  q: string;
+  filters: ListFilters<F>;
+  sort: SortField<S>;
+  dir: DirField<S>;
+  page: number;
+  size: number;
+  /** the list's defaults, so that links written from this state (also in the browser) leave them out */
+  defaults: { sort: SortField<S>; dir: DirField<S>; size: number };
+}
+
+/**
+ * What links and forms need of a list's state. Loader data arrives in the browser as JSON, whose
+ * type is looser than ListQuery (undefined fields become optional), so helpers accept this shape.
+ */
+export interface ListQueryState {
+  q: string;
+  filters: { [name: string]: string | undefined };
+  sort?: string;
+  dir?: SortDir;
+  page: number;
+  size: number;
+  defaults: { sort?: string; dir?: SortDir; size: number };
+}
+
+export type ListQueryChanges<Q extends ListQueryState> = {
+  q?: string;
+  filters?: Partial<Q['filters']>;
+  sort?: NonNullable<Q['sort']>;
+  dir?: SortDir;
+  page?: number;
+  size?: number;
+};
+
+export type ListQuerySchema<F, S extends string> = z.ZodType<ListQuery<F, S>, z.ZodTypeDef, unknown>;
+
+/** Keys a list's state uses itself, or that its bulk-action forms post beside it. */
+const RESERVED = new Set(['q', 'sort', 'dir', 'page', 'size', 'intent', 'ids', 'scope', 'tab', 'dialog']);
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/**
+ * The zod schema of one list's URL state. A mistake in the declaration throws at once (when the
+ * module loads); a bad value in a URL never does, it falls back to the default.
+ */
+export function listQuerySchema<const F extends Record<string, FilterSpec> = Record<never, FilterSpec>, const S extends string = never>(
+  options: ListQueryOptions<F, S> = {},
+): ListQuerySchema<F, S> {
+  const filters = (options.filters ?? {}) as Record<string, FilterSpec>;
+  const sorts = (options.sorts ?? []) as readonly string[];
+  const defaultSort = options.defaultSort ?? sorts[0];
+  const defaultDir: SortDir = options.defaultDir ?? 'asc';
+  const sizes = options.sizes?.length ? options.sizes : [DEFAULT_PAGE_SIZE];
+  const defaultSize = options.defaultSize ?? sizes[0];
+  const maxSearch = options.maxSearch ?? 200;
+  const maxPage = options.maxPage ?? 10_000;
+
+  for (const name of Object.keys(filters)) {
+    if (RESERVED.has(name)) throw new Error(`listQuerySchema: '${name}' is reserved and cannot name a filter`);
+  }
+  if (defaultSort !== undefined && !sorts.includes(defaultSort)) throw new Error(`listQuerySchema: defaultSort '${defaultSort}' is not one of the sorts`);
+  if (!sizes.includes(defaultSize)) throw new Error(`listQuerySchema: defaultSize ${defaultSize} is not one of the sizes`);
+
+  const filterShape: Record<string, z.ZodTypeAny> = {};
+  for (const [name, spec] of Object.entries(filters)) {
+    filterShape[name] =
+      spec === 'id'
+        ? z.string().trim().regex(ID_PATTERN).optional().catch(undefined)
+        : z.enum(spec as [string, ...string[]]).optional().catch(undefined);
+  }
+  const hasSort = defaultSort !== undefined;
+  const shape = {
+    q: z
+      .string()
+      .transform((s) => s.trim().slice(0, maxSearch).trim())
+      .catch(''),
+    sort: hasSort ? z.enum(sorts as [string, ...string[]]).catch(defaultSort) : z.undefined().catch(undefined),
+    dir: hasSort ? z.enum(SORT_DIRS).catch(defaultDir) : z.undefined().catch(undefined),
+    page: z.coerce.number().int().min(1).max(maxPage).catch(1),
+    size: z.coerce
+      .number()
+      .int()
+      .refine((n) => sizes.includes(n))
+      .catch(defaultSize),
+    filters: z.object(filterShape),
+  };
+  const defaults = { sort: defaultSort, dir: hasSort ? defaultDir : undefined, size: defaultSize };
+
+  return z.preprocess(
+    // the filters sit beside the other keys in the URL, and in their own object in the state
+    (raw) => {
+      const record = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+      return { ...record, filters: record };
+    },
+    z.object(shape).transform((state) => ({ ...state, defaults: { ...defaults } })),
+  ) as unknown as ListQuerySchema<F, S>;
+}
+
+/**
+ * A list's state from a request URL, a search string ('?q=...'), its search params or a posted form
+ * (a bulk action re-reads the query it was shown with). A repeated key counts once, the first time.
+ */
+export function readListQuery<Q>(source: URL | string | URLSearchParams | FormData, schema: z.ZodType<Q, z.ZodTypeDef, unknown>): Q {
+  const params = source instanceof URL ? source.searchParams : typeof source === 'string' ? new URL(source, 'http://localhost').searchParams : source;
+  const raw: Record<string, string> = {};
+  for (const [key, value] of params.entries()) {
+    if (typeof value === 'string' && !(key in raw)) raw[key] = value;
+  }
+  return schema.parse(raw);
+}
+
+/**
+ * The URL parameters of a list's state after `changes`, defaults left out. A new search, filter,
+ * sort or page size starts again at page 1 (unless `changes` names a page): page 4 of the old
+ * results means nothing in the new ones.
+ */
+export function listQueryParams<Q extends ListQueryState>(query: Q, changes: ListQueryChanges<Q> = {}): URLSearchParams {
+  const filters: Record<string, string | undefined> = { ...query.filters, ...changes.filters };
+  const next = {
+    q: changes.q ?? query.q,
+    sort: changes.sort ?? query.sort,
+    dir: changes.dir ?? query.dir,
+    size: changes.size ?? query.size,
+  };
+  const reordered =
+    next.q.trim() !== query.q ||
+    next.sort !== query.sort ||
+    next.dir !== query.dir ||
+    next.size !== query.size ||
+    Object.keys(filters).some((name) => (filters[name] || undefined) !== (query.filters[name] || undefined));
+  const page = changes.page ?? (reordered ? 1 : query.page);
+
+  const params = new URLSearchParams();
+  if (next.q.trim()) params.set('q', next.q.trim());
+  // filters in name order: one state, one URL, however the link was made
+  for (const name of Object.keys(filters).sort()) {
+    const value = filters[name];
+    if (value) params.set(name, value);
+  }
+  if (next.sort !== undefined && next.sort !== query.defaults.sort) params.set('sort', next.sort);
+  if (next.sort !== undefined && next.dir !== undefined && next.dir !== query.defaults.dir) params.set('dir', next.dir);
+  if (next.size !== query.defaults.size) params.set('size', String(next.size));
+  if (page > 1) params.set('page', String(page));
+  return params;
+}
+
+/** `pathname` with the list's state after `changes` (e.g. `{ page: 3 }` or `{ sort: 'name', dir: 'asc' }`). */
+export function listQueryHref<Q extends ListQueryState>(pathname: string, query: Q, changes: ListQueryChanges<Q> = {}): string {
+  const search = listQueryParams(query, changes).toString();
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+/** Whether a search or a filter narrows the list (an empty state then suggests changing them). */
+export function isListFiltered(query: ListQueryState): boolean {
+  return query.q !== '' || Object.values(query.filters).some((v) => v !== undefined && v !== '');
+}
