@@ -24,6 +24,7 @@ export interface ListQueryOptions<F, S extends string> {
   /** the keys the list can be sorted by (column keys); the first is the default unless `defaultSort` */
   sorts?: readonly S[];
   defaultSort?: NoInfer<S>;
+  /** the default sort's direction (other sorts start ascending) */
   defaultDir?: SortDir;
   /** the page sizes a reader may choose; the first is the default unless `defaultSize` */
   sizes?: readonly number[];
@@ -111,7 +112,7 @@ export function listQuerySchema<const F extends Record<string, FilterSpec> = Rec
       .transform((s) => s.trim().slice(0, maxSearch).trim())
       .catch(''),
     sort: hasSort ? z.enum(sorts as [string, ...string[]]).catch(defaultSort) : z.undefined().catch(undefined),
-    dir: hasSort ? z.enum(SORT_DIRS).catch(defaultDir) : z.undefined().catch(undefined),
+    dir: hasSort ? z.enum(SORT_DIRS).optional().catch(undefined) : z.undefined().catch(undefined),
     page: z.coerce.number().int().min(1).max(maxPage).catch(1),
     size: z.coerce
       .number()
@@ -128,8 +129,20 @@ export function listQuerySchema<const F extends Record<string, FilterSpec> = Rec
       const record = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
       return { ...record, filters: record };
     },
-    z.object(shape).transform((state) => ({ ...state, defaults: { ...defaults } })),
+    z.object(shape).transform((state) => ({
+      ...state,
+      dir: hasSort ? (state.dir ?? defaultDirFor(state.sort, defaults)) : undefined,
+      defaults: { ...defaults },
+    })),
   ) as unknown as ListQuerySchema<F, S>;
+}
+
+/**
+ * The direction a sort has when the URL names none: the list's default direction for its default
+ * sort (e.g. newest first), ascending for any other (`?sort=name` reads A to Z).
+ */
+function defaultDirFor(sort: string | undefined, defaults: { sort?: string; dir?: SortDir }): SortDir {
+  return sort === defaults.sort ? (defaults.dir ?? 'asc') : 'asc';
 }
 
 /**
@@ -174,7 +187,7 @@ export function listQueryParams<Q extends ListQueryState>(query: Q, changes: Lis
     if (value) params.set(name, value);
   }
   if (next.sort !== undefined && next.sort !== query.defaults.sort) params.set('sort', next.sort);
-  if (next.sort !== undefined && next.dir !== undefined && next.dir !== query.defaults.dir) params.set('dir', next.dir);
+  if (next.sort !== undefined && next.dir !== undefined && next.dir !== defaultDirFor(next.sort, query.defaults)) params.set('dir', next.dir);
   if (next.size !== query.defaults.size) params.set('size', String(next.size));
   if (page > 1) params.set('page', String(page));
   return params;

@@ -57,6 +57,13 @@ describe('readListQuery', () => {
     for (const [search, expected] of cases) expect(readListQuery(search, users), search).toMatchObject(expected);
   });
 
+  it('reads a sort without a direction as ascending, the default sort as its own default', () => {
+    expect(readListQuery('?sort=name', users)).toMatchObject({ sort: 'name', dir: 'asc' });
+    expect(readListQuery('?sort=createdAt', users)).toMatchObject({ sort: 'createdAt', dir: 'desc' });
+    expect(readListQuery('?dir=asc', users)).toMatchObject({ sort: 'createdAt', dir: 'asc' });
+    expect(readListQuery('?sort=bogus&dir=asc', users)).toMatchObject({ sort: 'createdAt', dir: 'asc' });
+  });
+
   it('trims the search and cuts it to the list’s length', () => {
     const short = listQuerySchema({ maxSearch: 5 });
     expect(readListQuery('?q=%20%20abcdefgh', short).q).toBe('abcde');
@@ -98,7 +105,8 @@ describe('listQueryHref', () => {
 
   it('round-trips: URL -> query -> the same URL', () => {
     for (const href of [
-      '/admin/users?q=casey&role=manager&sort=name&dir=asc&size=50&page=3',
+      '/admin/users?q=casey&role=manager&sort=name&size=50&page=3',
+      '/admin/users?sort=email&dir=desc',
       '/admin/users?role=admin&teamId=t1&page=2',
       '/admin/users?dir=asc',
       '/admin/users?q=a+b%26c',
@@ -110,21 +118,21 @@ describe('listQueryHref', () => {
   });
 
   it('keeps the page when only the page changes', () => {
-    expect(listQueryHref('/admin/users', query, { page: 4 })).toBe('/admin/users?q=casey&role=manager&sort=name&dir=asc&size=50&page=4');
-    expect(listQueryHref('/admin/users', query, { page: 1 })).toBe('/admin/users?q=casey&role=manager&sort=name&dir=asc&size=50');
+    expect(listQueryHref('/admin/users', query, { page: 4 })).toBe('/admin/users?q=casey&role=manager&sort=name&size=50&page=4');
+    expect(listQueryHref('/admin/users', query, { page: 1 })).toBe('/admin/users?q=casey&role=manager&sort=name&size=50');
   });
 
   it('goes back to page 1 when the search, a filter, the sort or the size changes', () => {
-    expect(listQueryHref('/u', query, { q: 'dana' })).toBe('/u?q=dana&role=manager&sort=name&dir=asc&size=50');
-    expect(listQueryHref('/u', query, { filters: { role: 'admin' } })).toBe('/u?q=casey&role=admin&sort=name&dir=asc&size=50');
-    expect(listQueryHref('/u', query, { filters: { role: undefined } })).toBe('/u?q=casey&sort=name&dir=asc&size=50');
-    expect(listQueryHref('/u', query, { sort: 'email' })).toBe('/u?q=casey&role=manager&sort=email&dir=asc&size=50');
-    expect(listQueryHref('/u', query, { dir: 'desc' })).toBe('/u?q=casey&role=manager&sort=name&size=50');
-    expect(listQueryHref('/u', query, { size: 20 })).toBe('/u?q=casey&role=manager&sort=name&dir=asc');
+    expect(listQueryHref('/u', query, { q: 'dana' })).toBe('/u?q=dana&role=manager&sort=name&size=50');
+    expect(listQueryHref('/u', query, { filters: { role: 'admin' } })).toBe('/u?q=casey&role=admin&sort=name&size=50');
+    expect(listQueryHref('/u', query, { filters: { role: undefined } })).toBe('/u?q=casey&sort=name&size=50');
+    expect(listQueryHref('/u', query, { sort: 'email' })).toBe('/u?q=casey&role=manager&sort=email&size=50');
+    expect(listQueryHref('/u', query, { dir: 'desc' })).toBe('/u?q=casey&role=manager&sort=name&dir=desc&size=50');
+    expect(listQueryHref('/u', query, { size: 20 })).toBe('/u?q=casey&role=manager&sort=name');
     // the same value again is no change: the page stays
-    expect(listQueryHref('/u', query, { sort: 'name', filters: { role: 'manager' } })).toBe('/u?q=casey&role=manager&sort=name&dir=asc&size=50&page=3');
+    expect(listQueryHref('/u', query, { sort: 'name', filters: { role: 'manager' } })).toBe('/u?q=casey&role=manager&sort=name&size=50&page=3');
     // a page named with the change wins
-    expect(listQueryHref('/u', query, { sort: 'email', page: 2 })).toBe('/u?q=casey&role=manager&sort=email&dir=asc&size=50&page=2');
+    expect(listQueryHref('/u', query, { sort: 'email', page: 2 })).toBe('/u?q=casey&role=manager&sort=email&size=50&page=2');
   });
 
   it('writes filters in name order, however they were added', () => {

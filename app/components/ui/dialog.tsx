@@ -1,0 +1,147 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { Link, useNavigation } from '@remix-run/react';
+import { createContext, useContext, useEffect, useId, useState, type ReactNode } from 'react';
+import { useHydrated } from 'remix-utils/use-hydrated';
+import { buttonClass } from './button';
+
+export interface DialogProps {
+  title: ReactNode;
+  description?: ReactNode;
+  /** what opens it: a button once JavaScript runs, a link to `href` before that or without it */
+  trigger: ReactNode;
+  triggerClassName?: string;
+  /**
+   * The page that shows this dialog as a server-rendered step, e.g. `?dialog=edit-org&id=…`. The
+   * route's loader reads that URL and renders the page with `serverOpen`.
+   */
+  href: string;
+  /** where the step's Cancel goes: the page without the dialog */
+  closeHref: string;
+  /** true when the server rendered this page for the step */
+  serverOpen?: boolean;
+  /**
+   * Which submission closes the dialog (e.g. `(f) => f.get('intent') === 'edit'`): once it is on its
+   * way back, the page it returns (a redirect, or the step with the action's errors) takes over.
+   */
+  closesOn?: (formData: FormData) => boolean;
+  /**
+   * How the server-rendered step is announced: a labelled region of the page, or an alertdialog
+   * for a confirmation (with JavaScript it is always a modal dialog).
+   */
+  stepRole?: 'region' | 'alertdialog';
+  tone?: 'default' | 'danger';
+  size?: 'md' | 'lg';
+  children: ReactNode;
+}
+
+interface DialogMode {
+  mode: 'dialog' | 'step';
+  closeHref: string;
+}
+const DialogContext = createContext<DialogMode | null>(null);
+
+/**
+ * A dialog that works with and without JavaScript: a Radix dialog (focus kept inside, Escape and
+ * the overlay close it) once hydrated; before that, or without JavaScript, the trigger is a link to
+ * a URL whose page the server renders with the same content in place, as a step of the page.
+ * The content's Cancel is `<DialogCancel />`, which closes whichever of the two is showing.
+ */
+export function Dialog({
+  title,
+  description,
+  trigger,
+  triggerClassName = buttonClass('secondary'),
+  href,
+  closeHref,
+  serverOpen = false,
+  closesOn,
+  stepRole = 'region',
+  tone = 'default',
+  size = 'md',
+  children,
+}: DialogProps) {
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
+  const navigation = useNavigation();
+  const submitted = navigation.state === 'loading' && !!navigation.formData && !!closesOn?.(navigation.formData);
+  const titleId = useId();
+
+  useEffect(() => {
+    if (submitted) setOpen(false);
+  }, [submitted]);
+
+  // the step also stands in for a dialog closed by its own submission, when the page comes back
+  // with the action's errors: they show in place, where the reader is
+  if (serverOpen && !(hydrated && open)) {
+    return (
+      <DialogContext.Provider value={{ mode: 'step', closeHref }}>
+        <section
+          role={stepRole === 'alertdialog' ? 'alertdialog' : undefined}
+          aria-labelledby={titleId}
+          className={tone === 'danger' ? 'w-full rounded-lg border-2 border-red-200 bg-red-50 p-4' : 'card w-full p-4'}
+        >
+          <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+            {title}
+          </h2>
+          {description ? <div className="mt-1 text-sm text-slate-700">{description}</div> : null}
+          <div className="mt-4">{children}</div>
+        </section>
+      </DialogContext.Provider>
+    );
+  }
+
+  if (!hydrated) {
+    return (
+      <Link to={href} className={triggerClassName} preventScrollReset>
+        {trigger}
+      </Link>
+    );
+  }
+
+  return (
+    <RadixDialog.Root open={open} onOpenChange={setOpen}>
+      <RadixDialog.Trigger asChild>
+        <button type="button" className={triggerClassName}>
+          {trigger}
+        </button>
+      </RadixDialog.Trigger>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <RadixDialog.Content
+          // without a description Radix would point aria-describedby at nothing
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[92vw] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl focus:outline-none ${size === 'lg' ? 'max-w-lg' : 'max-w-md'}`}
+        >
+          <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
+          {description ? (
+            <RadixDialog.Description asChild>
+              <div className="mt-2 text-sm text-slate-600">{description}</div>
+            </RadixDialog.Description>
+          ) : null}
+          <DialogContext.Provider value={{ mode: 'dialog', closeHref }}>
+            <div className="mt-4">{children}</div>
+          </DialogContext.Provider>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+/** Cancel inside a Dialog: closes the dialog, or leaves the server-rendered step for `closeHref`. */
+export function DialogCancel({ children = 'Cancel', className = buttonClass('secondary') }: { children?: ReactNode; className?: string }) {
+  const context = useContext(DialogContext);
+  if (context?.mode === 'dialog') {
+    return (
+      <RadixDialog.Close asChild>
+        <button type="button" className={className}>
+          {children}
+        </button>
+      </RadixDialog.Close>
+    );
+  }
+  return (
+    <Link to={context?.closeHref ?? '.'} className={className} preventScrollReset>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,118 @@
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+
+type InputType = 'color' | 'date' | 'datetime-local' | 'email' | 'file' | 'month' | 'number' | 'password' | 'search' | 'tel' | 'text' | 'time' | 'url' | 'week';
+/** What conform sets from the field: the caller does not pass these. */
+type Managed = 'id' | 'name' | 'form' | 'type' | 'defaultValue' | 'defaultChecked' | 'children' | 'className';
+
+interface FieldBase<Schema> {
+  label: ReactNode;
+  field: FieldMetadata<Schema>;
+  /** a hint under the control, read out with it (aria-describedby) */
+  description?: ReactNode;
+  /** classes of the wrapper (the control always has the `input` style) */
+  className?: string;
+  controlClassName?: string;
+}
+type InputFieldProps<Schema> = FieldBase<Schema> & { as?: 'input'; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, Managed>;
+type CheckboxFieldProps<Schema> = FieldBase<Schema> & { as?: 'input'; type: 'checkbox' } & Omit<InputHTMLAttributes<HTMLInputElement>, Managed>;
+type SelectFieldProps<Schema> = FieldBase<Schema> & { as: 'select'; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, Managed>;
+type TextareaFieldProps<Schema> = FieldBase<Schema> & { as: 'textarea' } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, Managed>;
+export type FieldProps<Schema> = InputFieldProps<Schema> | CheckboxFieldProps<Schema> | SelectFieldProps<Schema> | TextareaFieldProps<Schema>;
+
+const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(' ');
+
+/**
+ * A labelled form control bound to a conform field: an input (any text-like type), a checkbox, a
+ * select or a textarea, with an optional description and the field's first error under it. The
+ * control is described by both (aria-describedby) and marked invalid while the error shows, with
+ * JavaScript (conform) and without it (the action's reply rendered by the server).
+ */
+export function Field<Schema>(props: FieldProps<Schema>) {
+  const { label, field, description, className, controlClassName, ...control } = props;
+  const ariaDescribedBy = description ? field.descriptionId : undefined;
+  const hint = description ? (
+    <p id={field.descriptionId} className="mt-1 text-xs text-slate-500">
+      {description}
+    </p>
+  ) : null;
+
+  if (control.as === 'select') {
+    const { as: _as, children, ...rest } = control;
+    const { key, ...selectProps } = getSelectProps(field, { ariaDescribedBy });
+    return (
+      <div className={className}>
+        <label htmlFor={field.id} className="label">
+          {label}
+        </label>
+        <select key={key} {...selectProps} {...rest} className={join('input', controlClassName)}>
+          {children}
+        </select>
+        {hint}
+        <FieldError field={field} />
+      </div>
+    );
+  }
+  if (control.as === 'textarea') {
+    const { as: _as, ...rest } = control;
+    const { key, ...textareaProps } = getTextareaProps(field, { ariaDescribedBy });
+    return (
+      <div className={className}>
+        <label htmlFor={field.id} className="label">
+          {label}
+        </label>
+        <textarea key={key} {...textareaProps} {...rest} className={join('input', controlClassName)} />
+        {hint}
+        <FieldError field={field} />
+      </div>
+    );
+  }
+  if (control.type === 'checkbox') {
+    const { as: _as, type, ...rest } = control;
+    const { key, ...inputProps } = getInputProps(field, { type, ariaDescribedBy });
+    return (
+      <div className={className}>
+        <label htmlFor={field.id} className="flex items-center gap-2 text-sm text-slate-700">
+          <input key={key} {...inputProps} {...rest} className={join('h-4 w-4 rounded border-slate-300', controlClassName)} />
+          {label}
+        </label>
+        {hint}
+        <FieldError field={field} />
+      </div>
+    );
+  }
+  const { as: _as, type = 'text', ...rest } = control;
+  const { key, ...inputProps } = getInputProps(field, { type, ariaDescribedBy });
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="label">
+        {label}
+      </label>
+      <input key={key} {...inputProps} {...rest} className={join('input', controlClassName)} />
+      {hint}
+      <FieldError field={field} />
+    </div>
+  );
+}
+
+/** A field's first error, announced, and referenced by the control's aria-describedby (conform's errorId). */
+export function FieldError({ field }: { field: { errors?: string[]; errorId: string } }) {
+  if (!field.errors?.length) return null;
+  return (
+    <p id={field.errorId} className="field-error" role="alert">
+      {field.errors[0]}
+    </p>
+  );
+}
+
+/** The form's own errors (not tied to one field), e.g. 'Invalid email or password'. */
+export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
+  if (!errors?.length) return null;
+  return (
+    <div id={id} role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  );
+}
