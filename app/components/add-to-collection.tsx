@@ -7,7 +7,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm,
 import { parseWithZod } from '@conform-to/zod';
 import { Form, useLocation, useNavigation } from '@remix-run/react';
 import { AddToCollectionSchema, MAX_COLLECTION_QUANTITY } from '~/forms/collection';
-import { FieldError } from './form-field';
+import { FieldError } from './ui/field';
 import { TimeZoneCookie } from './time-zone-cookie';
 import { CONDITIONS } from '~/utils/constants';
 

@@ -6,7 +6,7 @@ import { newPinSchema } from '~/forms/pins';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
 import { nearIdenticalOf } from '~/utils/identification';
 import { AddToCollectionForm } from './add-to-collection';
-import { FieldError } from './form-field';
+import { FieldError } from './ui/field';
 import { headline } from './identification-card';
 import { RarityBadge } from './rarity-badge';
 

@@ -9,7 +9,7 @@ import { oauthSettings } from '~/http/oauth.server';
 import { safeRedirect } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';
-import { FormErrors, TextField } from '~/components/form-field';
+import { Field, FormErrors } from '~/components/ui/field';
 import { LoginSchema } from '~/forms/auth';
 import { verifyLogin } from '~/services/users.server';
 import { readBody } from '~/http/body.server';
@@ -107,8 +107,8 @@ export default function SignIn() {
         <Form method="post" action="/api/login" {...getFormProps(form)} className={`space-y-4 ${oauth.enabled ? '' : 'mt-6'}`}>
           <FormErrors errors={form.errors} id={form.errorId} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-          <TextField label="Password" field={fields.password} type="password" autoComplete="current-password" />
+          <Field label="Email" field={fields.email} type="email" autoComplete="email" />
+          <Field label="Password" field={fields.password} type="password" autoComplete="current-password" />
           <button type="submit" className="btn-primary w-full" disabled={pending} aria-busy={pending || undefined}>
             {pending ? <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
             Sign In

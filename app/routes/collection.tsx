@@ -3,12 +3,12 @@ import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteError, isRouteErrorResponse } from '@remix-run/react';
 import { optionalUser } from '~/http/guards.server';
 import { BadgeShowcase } from '~/components/badges';
-import { ConfirmDialog } from '~/components/confirm-dialog';
 import { ErrorPage } from '~/components/error-page';
 import { PinCard } from '~/components/pin-card';
 import { toCardData } from '~/components/pin-grid';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
+import { ConfirmStep } from '~/components/ui/confirm-step';
 import type { CollectionStatus } from '~/utils/constants';
 import { COLLECTION_MOVES } from '~/forms/collection';
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
@@ -189,16 +189,16 @@ export default function CollectionPage() {
                       </p>
                       {e.notes ? <p className="truncate text-xs italic text-slate-500">{e.notes}</p> : null}
                       <MoveButtons tab={tab} pinId={e.pinId} pinName={e.pin.name} />
-                      <ConfirmDialog
-                        triggerLabel="Remove"
+                      <ConfirmStep
+                        trigger="Remove"
                         triggerClassName="text-xs font-semibold text-red-700 hover:underline"
                         title="Remove from collection?"
                         description={`${e.pin.name} will be removed from your collection. You can add it again from the pin page.`}
                         confirmLabel="Remove"
                         pendingLabel="Removing..."
                         fields={{ intent: 'remove', pinId: e.pinId, pinName: e.pin.name }}
-                        confirmHref={`?tab=${tab}&confirm=remove&pin=${encodeURIComponent(e.pinId)}`}
-                        cancelHref={`?tab=${tab}`}
+                        href={`?tab=${tab}&confirm=remove&pin=${encodeURIComponent(e.pinId)}`}
+                        closeHref={`?tab=${tab}`}
                         serverOpen={confirmRemove === e.pinId}
                         danger
                       />

@@ -1,15 +1,13 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod';
-import * as Dialog from '@radix-ui/react-dialog';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from '@remix-run/react';
-import { useEffect, useState } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
 import { optionalUser } from '~/http/guards.server';
 import { AddToCollectionForm } from '~/components/add-to-collection';
-import { ConfirmDialog } from '~/components/confirm-dialog';
-import { FieldError } from '~/components/form-field';
+import { ConfirmStep } from '~/components/ui/confirm-step';
+import { Dialog, DialogCancel } from '~/components/ui/dialog';
+import { FieldError } from '~/components/ui/field';
 import { RarityBadge } from '~/components/rarity-badge';
 import { MIN_PIN_YEAR } from '~/utils/constants';
 import { currentYear, pinEditSchema } from '~/forms/pins';
@@ -263,8 +261,8 @@ function PinView({ data }: { data: Loaded }) {
             <div className="space-y-3 border-t border-slate-200 pt-4">
               <div className="flex flex-wrap gap-3">
                 <EditPin pin={pin} open={data.editOpen || !!editResult} lastResult={editResult} here={here} />
-                <ConfirmDialog
-                  triggerLabel="Delete Pin"
+                <ConfirmStep
+                  trigger="Delete Pin"
                   title="Delete Pin"
                   description={
                     <>
@@ -275,8 +273,8 @@ function PinView({ data }: { data: Loaded }) {
                   confirmLabel="Delete Pin"
                   pendingLabel="Deleting..."
                   fields={{ intent: 'delete' }}
-                  confirmHref={`${here}?confirm=delete`}
-                  cancelHref={here}
+                  href={`${here}?confirm=delete`}
+                  closeHref={here}
                   serverOpen={data.confirmDelete}
                   danger
                 />
@@ -298,57 +296,20 @@ type PinData = Loaded['pin'];
  * server renders the same form in the page. Saving is the confirmation; Cancel discards.
  */
 function EditPin({ pin, open, lastResult, here }: { pin: PinData; open: boolean; lastResult?: SubmissionResult<string[]>; here: string }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const [dialogOpen, setDialogOpen] = useState(false);
-  useEffect(() => {
-    if (navigation.state === 'loading' && navigation.formData?.get('intent') === 'edit') setDialogOpen(false);
-  }, [navigation.state, navigation.formData]);
-
-  if (open && (!hydrated || !dialogOpen)) {
-    // server-rendered edit step (no JavaScript, or the page came back with errors)
-    return (
-      <section aria-labelledby="edit-title" className="card w-full p-4">
-        <h2 id="edit-title" className="mb-3 text-lg font-semibold text-slate-900">
-          Edit Pin
-        </h2>
-        <PinEditForm pin={pin} lastResult={lastResult} cancel={<Link to={here} className="btn-secondary">Cancel</Link>} />
-      </section>
-    );
-  }
-  if (!hydrated) {
-    return (
-      <Link to={`${here}?edit=1`} className="btn-secondary">
-        Edit Pin
-      </Link>
-    );
-  }
   return (
-    <Dialog.Root open={dialogOpen} onOpenChange={setDialogOpen}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="btn-secondary">
-          Edit Pin
-        </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[92vw] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl focus:outline-none">
-          <Dialog.Title className="mb-1 text-lg font-semibold text-slate-900">Edit Pin</Dialog.Title>
-          <Dialog.Description className="mb-4 text-sm text-slate-600">Change the details of this pin and save.</Dialog.Description>
-          <PinEditForm
-            pin={pin}
-            lastResult={lastResult}
-            cancel={
-              <Dialog.Close asChild>
-                <button type="button" className="btn-secondary">
-                  Cancel
-                </button>
-              </Dialog.Close>
-            }
-          />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      title="Edit Pin"
+      description="Change the details of this pin and save."
+      trigger="Edit Pin"
+      href={`${here}?edit=1`}
+      closeHref={here}
+      // the server-rendered step also shows when the page comes back with errors
+      serverOpen={open}
+      closesOn={(formData) => formData.get('intent') === 'edit'}
+      size="lg"
+    >
+      <PinEditForm pin={pin} lastResult={lastResult} cancel={<DialogCancel />} />
+    </Dialog>
   );
 }
 

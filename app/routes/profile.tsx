@@ -5,7 +5,7 @@ import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { requireUserOr404 } from '~/http/guards.server';
-import { FieldError, FormErrors } from '~/components/form-field';
+import { FieldError, FormErrors } from '~/components/ui/field';
 import { Avatar } from '~/components/nav';
 import { ProfilePictureEditor } from '~/components/profile-picture-editor';
 import { useToast } from '~/components/toaster';

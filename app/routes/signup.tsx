@@ -9,7 +9,7 @@ import { oauthSettings } from '~/http/oauth.server';
 import { safeRedirect } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';
-import { FormErrors, TextField } from '~/components/form-field';
+import { Field, FormErrors } from '~/components/ui/field';
 import { MIN_PASSWORD_LENGTH, SignupSchema } from '~/forms/auth';
 import { consumeRateLimit } from '~/services/rate-limit.server';
 import { createAccount } from '~/services/users.server';
@@ -72,16 +72,16 @@ export default function SignUp() {
           <FormErrors errors={form.errors} id={form.errorId} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="First name" field={fields.firstName} autoComplete="given-name" />
-            <TextField label="Last name" field={fields.lastName} autoComplete="family-name" />
+            <Field label="First name" field={fields.firstName} autoComplete="given-name" />
+            <Field label="Last name" field={fields.lastName} autoComplete="family-name" />
           </div>
-          <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-          <TextField
+          <Field label="Email" field={fields.email} type="email" autoComplete="email" />
+          <Field
             label="Password"
             field={fields.password}
             type="password"
             autoComplete="new-password"
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+            description={`At least ${MIN_PASSWORD_LENGTH} characters.`}
           />
           <button type="submit" className="btn-primary w-full" disabled={pending}>
             {pending ? 'Creating account...' : 'Create Account'}
