@@ -39,13 +39,15 @@ export function Tabs({ label, items, current, param = 'tab', formatCountLabel = 
             to={item.href ?? `?${param}=${encodeURIComponent(item.key)}`}
             preventScrollReset
             aria-current={selected ? 'page' : undefined}
-            className={`-mb-px inline-flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-4 py-2 text-sm font-semibold ${
+            className={`-mb-px inline-flex shrink-0 items-center gap-2 whitespace-nowrap border-b-2 px-3 py-2 text-sm font-semibold sm:px-4 ${
               selected ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
             }`}
           >
             {item.label}
+            {/* the space keeps the label and the count two words for screen readers */}
+            {item.count !== undefined ? ' ' : null}
             {item.count !== undefined ? (
-              <span className="badge ml-1 bg-slate-100 text-slate-700" data-testid={countTestId?.(item.key)}>
+              <span className="badge bg-slate-100 text-slate-700" data-testid={countTestId?.(item.key)}>
                 {formatCountLabel(item.count)}
               </span>
             ) : null}
