@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MIN_PIN_YEAR, RARITIES } from '~/utils/constants';
+import { listQuerySchema } from '~/utils/list-query';
 
 export const PIN_PAGE_SIZE = 24;
 
@@ -83,10 +84,14 @@ export const newPinSchema = z.object({
 });
 export type NewPinInput = z.infer<typeof newPinSchema>;
 
-/** The browse filters as they live in the URL (GET form). Odd values fall back to no filter. */
-export const browseQuerySchema = z.object({
-  q: z.string().max(200).optional().catch(undefined),
-  rarity: z.enum(RARITIES).optional().catch(undefined),
-  organizationId: z.string().max(64).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
+/**
+ * The browse list as it lives in the URL (GET form): search, rarity and organization, and the page
+ * 'Load More' has reached. Odd values fall back to no filter and page 1 (`all_rarities`, the
+ * select's first option, is no filter).
+ */
+export const browseQuerySchema = listQuerySchema({
+  filters: { rarity: RARITIES, organizationId: 'id' },
+  sizes: [PIN_PAGE_SIZE],
+  maxSearch: 200,
+  maxPage: 1000,
 });

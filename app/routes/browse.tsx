@@ -5,11 +5,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { OrgPicker } from '~/components/org-picker';
 import { PinGrid, toCardData } from '~/components/pin-grid';
+import { EmptyState } from '~/components/ui/empty-state';
 import { browseQuerySchema, PIN_PAGE_SIZE } from '~/forms/pins';
 import { listOrganizations } from '~/services/organizations.server';
 import { listPins } from '~/services/pins.server';
 import { RARITIES, RARITY_LABELS } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
+import { isListFiltered, listQueryParams, readListQuery } from '~/utils/list-query';
 import { page as pageGuard } from '~/http/page.server';
 
 export const meta: MetaFunction = () => [{ title: 'Browse Pin Collection · PinDex' }];
@@ -26,8 +28,8 @@ const MAX_WINDOW_PAGES = 4;
 export async function loader({ request }: LoaderFunctionArgs) {
   return pageGuard(async () => {
     const url = new URL(request.url);
-    const query = browseQuerySchema.parse(Object.fromEntries(url.searchParams));
-    const page = query.page ?? 1;
+    const query = readListQuery(url, browseQuerySchema);
+    const page = query.page;
     const single = url.searchParams.get('single') === '1';
     // the moment the list was first shown: later pages leave out pins added since, so offsets
     // do not shift and no card repeats or goes missing while others add pins
@@ -36,9 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const firstPage = single ? page : Math.max(1, page - MAX_WINDOW_PAGES + 1);
     const [result, organizations] = await Promise.all([
       listPins({
-        search: query.q,
-        rarity: query.rarity,
-        organizationId: query.organizationId,
+        search: query.q || undefined,
+        rarity: query.filters.rarity,
+        organizationId: query.filters.organizationId,
         // page 1 is 'now' anyway; later pages hold to the moment the list was first shown
         createdUpTo: url.searchParams.has('asOf') ? new Date(asOf) : null,
         limit: (page - firstPage + 1) * PIN_PAGE_SIZE,
@@ -55,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       firstPage,
       asOf,
       single,
-      filters: { q: query.q ?? '', rarity: query.rarity ?? '', organizationId: query.organizationId ?? '' },
+      query,
       organizations: organizations?.map((o) => ({ id: o.id, name: o.name, description: o.description })) ?? null,
     });
   });
@@ -63,15 +65,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function pageHref(filters: LoaderData['filters'], page: number, asOf: number, single = false) {
-  const params = new URLSearchParams();
-  if (filters.q) params.set('q', filters.q);
-  if (filters.rarity) params.set('rarity', filters.rarity);
-  if (filters.organizationId) params.set('organizationId', filters.organizationId);
-  if (page > 1) {
-    params.set('page', String(page));
-    params.set('asOf', String(asOf));
-  }
+function pageHref(query: LoaderData['query'], page: number, asOf: number, single = false) {
+  const params = listQueryParams(query, { page });
+  if (page > 1) params.set('asOf', String(asOf));
   if (single) params.set('single', '1');
   const s = params.toString();
   // without JavaScript the new page loads from the top: the anchor brings the reader to its first card
@@ -94,11 +90,7 @@ export default function Browse() {
     const next = fetcher.data;
     if (fetcher.state !== 'idle' || !next || !next.single) return;
     // a page fetched for other filters (or an older list) is not appended to this one
-    const sameList =
-      next.asOf === data.asOf &&
-      next.filters.q === data.filters.q &&
-      next.filters.rarity === data.filters.rarity &&
-      next.filters.organizationId === data.filters.organizationId;
+    const sameList = next.asOf === data.asOf && listQueryParams(next.query, { page: 1 }).toString() === listQueryParams(data.query, { page: 1 }).toString();
     if (!sameList) return;
     setExtra((prev) => {
       const lastPage = prev?.page ?? data.page;
@@ -107,16 +99,16 @@ export default function Browse() {
       return { pins: [...(prev?.pins ?? []), ...next.pins.filter((p) => !seen.has(p.id))], page: next.page, hasMore: next.hasMore };
     });
     // keep the URL telling which pages are shown, so a reload or a shared link shows them too
-    if (next.page > data.page) window.history.replaceState(window.history.state, '', pageHref(data.filters, next.page, data.asOf));
+    if (next.page > data.page) window.history.replaceState(window.history.state, '', pageHref(data.query, next.page, data.asOf));
   }, [fetcher.state, fetcher.data, data]);
 
   const pins = extra ? [...data.pins, ...extra.pins] : data.pins;
   const lastPage = extra?.page ?? data.page;
   const hasMore = extra ? extra.hasMore : data.hasMore;
-  const filtersActive = !!(data.filters.q || data.filters.rarity || data.filters.organizationId);
+  const filtersActive = isListFiltered(data.query);
   const loadingList = navigation.state === 'loading' && navigation.location?.pathname === '/browse';
   const loadingMore = fetcher.state !== 'idle';
-  const nextHref = pageHref(data.filters, lastPage + 1, data.asOf);
+  const nextHref = pageHref(data.query, lastPage + 1, data.asOf);
   const shownFrom = data.offset + 1;
   const shownTo = data.offset + pins.length;
 
@@ -136,8 +128,8 @@ export default function Browse() {
             id="browse-q"
             type="search"
             name="q"
-            defaultValue={data.filters.q}
-            key={data.filters.q}
+            defaultValue={data.query.q}
+            key={data.query.q}
             maxLength={200}
             placeholder="Search pins by name, organization, or category..."
             className="input"
@@ -150,8 +142,8 @@ export default function Browse() {
           <select
             id="browse-rarity"
             name="rarity"
-            defaultValue={data.filters.rarity || 'all_rarities'}
-            key={data.filters.rarity}
+            defaultValue={data.query.filters.rarity ?? 'all_rarities'}
+            key={data.query.filters.rarity}
             className="input"
             onChange={(e) => submit(e.currentTarget.form)}
           >
@@ -164,9 +156,9 @@ export default function Browse() {
           </select>
         </div>
         <OrgPicker
-          key={data.filters.organizationId}
+          key={data.query.filters.organizationId}
           organizations={data.organizations ?? undefined}
-          value={data.filters.organizationId}
+          value={data.query.filters.organizationId ?? ''}
           onChange={() => {
             // the hidden input updates on the next render; submit after it
             setTimeout(() => formRef.current && submit(formRef.current), 0);
@@ -195,16 +187,13 @@ export default function Browse() {
       </div>
 
       {data.firstPage > 1 ? (
-        <Link to={pageHref(data.filters, data.firstPage - 1, data.asOf)} className="btn-secondary">
+        <Link to={pageHref(data.query, data.firstPage - 1, data.asOf)} className="btn-secondary">
           Previous pins
         </Link>
       ) : null}
 
       {pins.length === 0 ? (
-        <div className="card px-6 py-16 text-center">
-          <p className="text-lg font-semibold text-slate-900">No pins found</p>
-          <p className="mt-1 text-slate-600">{filtersActive ? 'Try adjusting your search or filters' : 'No pins have been added to the database yet.'}</p>
-        </div>
+        <EmptyState title="No pins found" description={filtersActive ? 'Try adjusting your search or filters' : 'No pins have been added to the database yet.'} />
       ) : (
         <div className={loadingList ? 'opacity-60 transition-opacity' : undefined}>
           <PinGrid
@@ -225,7 +214,7 @@ export default function Browse() {
             onClick={(e) => {
               if (!hydrated) return;
               e.preventDefault();
-              if (!loadingMore) fetcher.load(pageHref(data.filters, lastPage + 1, data.asOf, true));
+              if (!loadingMore) fetcher.load(pageHref(data.query, lastPage + 1, data.asOf, true));
             }}
           >
             {loadingMore ? 'Loading pins...' : 'Load More Pins'}

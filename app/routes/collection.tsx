@@ -9,6 +9,9 @@ import { toCardData } from '~/components/pin-grid';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { ConfirmStep } from '~/components/ui/confirm-step';
+import { EmptyState } from '~/components/ui/empty-state';
+import { StatCard } from '~/components/ui/stat-card';
+import { Tabs } from '~/components/ui/tabs';
 import type { CollectionStatus } from '~/utils/constants';
 import { COLLECTION_MOVES } from '~/forms/collection';
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
@@ -18,7 +21,7 @@ import { badgeToasts, handleAddToCollection } from '~/http/collection-form.serve
 import { getCollectionCounts, getCollectionValue, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
 import { isAppError } from '~/services/errors';
 import { COLLECTION_STATUSES } from '~/utils/constants';
-import { formatCount, formatMoney } from '~/utils/format';
+import { formatMoney } from '~/utils/format';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 
@@ -146,27 +149,25 @@ export default function CollectionPage() {
       </div>
 
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <StatCard label="Pins Owned" value={stats.pinsOwned} />
-        <StatCard label="Wanted" value={stats.pinsWanted} />
-        <StatCard label="Points" value={stats.achievementPoints} />
-        <StatCard label="Day Streak" value={stats.currentStreak} hint={stats.longestStreak > 0 ? `Longest: ${stats.longestStreak} ${stats.longestStreak === 1 ? 'day' : 'days'}` : undefined} />
+        <StatCard label="Pins Owned" value={stats.pinsOwned} valueTestId="stat-pins-owned" />
+        <StatCard label="Wanted" value={stats.pinsWanted} valueTestId="stat-wanted" />
+        <StatCard label="Points" value={stats.achievementPoints} valueTestId="stat-points" />
+        <StatCard
+          label="Day Streak"
+          value={stats.currentStreak}
+          valueTestId="stat-day-streak"
+          hint={stats.longestStreak > 0 ? `Longest: ${stats.longestStreak} ${stats.longestStreak === 1 ? 'day' : 'days'}` : undefined}
+        />
       </dl>
 
       <BadgeShowcase badges={badges} />
 
-      <nav aria-label="Collection lists" className="flex gap-2 border-b border-slate-200">
-        {COLLECTION_STATUSES.map((s) => (
-          <Link
-            key={s}
-            to={`?tab=${s}`}
-            preventScrollReset
-            aria-current={s === tab ? 'page' : undefined}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${s === tab ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
-          >
-            {TAB_LABEL[s]} <span className="badge ml-1 bg-slate-100 text-slate-700" data-testid={`count-${s}`}>{counts[s]}</span>
-          </Link>
-        ))}
-      </nav>
+      <Tabs
+        label="Collection lists"
+        current={tab}
+        items={COLLECTION_STATUSES.map((s) => ({ key: s, label: TAB_LABEL[s], count: counts[s] }))}
+        countTestId={(s) => `count-${s}`}
+      />
 
       <section aria-label={`${TAB_LABEL[tab]} pins`}>
         {listFailed ? (
@@ -214,18 +215,6 @@ export default function CollectionPage() {
   );
 }
 
-function StatCard({ label, value, hint }: { label: string; value: number; hint?: string }) {
-  return (
-    <div className="card p-4">
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
-        {formatCount(value)}
-      </dd>
-      {hint ? <dd className="text-xs text-slate-500">{hint}</dd> : null}
-    </div>
-  );
-}
-
 function MoveButtons({ tab, pinId, pinName }: { tab: CollectionStatus; pinId: string; pinName: string }) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'move' && navigation.formData?.get('pinId') === pinId;
@@ -253,37 +242,45 @@ function MoveButtons({ tab, pinId, pinName }: { tab: CollectionStatus; pinId: st
 function EmptyTab({ tab }: { tab: CollectionStatus }) {
   if (tab === 'owned') {
     return (
-      <div className="card p-8 text-center" data-testid="empty-owned">
-        <h2 className="text-lg font-semibold text-slate-900">No pins in your collection yet</h2>
-        <p className="mt-2 text-sm text-slate-600">Identify a pin or browse the database to add your first one.</p>
-        <Link to="/" className="btn-primary mt-4">
-          Start Collecting
-        </Link>
-      </div>
+      <EmptyState
+        data-testid="empty-owned"
+        title="No pins in your collection yet"
+        description="Identify a pin or browse the database to add your first one."
+        action={
+          <Link to="/" className="btn-primary">
+            Start Collecting
+          </Link>
+        }
+      />
     );
   }
   return (
-    <div className="card p-8 text-center">
-      <h2 className="text-lg font-semibold text-slate-900">{tab === 'wanted' ? 'No pins on your wanted list' : 'No pins up for trade'}</h2>
-      <p className="mt-2 text-sm text-slate-600">
-        {tab === 'wanted' ? 'Pins you are looking for show up here.' : 'Move an owned pin to Trading to offer it.'}{' '}
-        <Link to="/browse" className="font-semibold text-brand-700 hover:underline">
-          Browse pins
-        </Link>
-      </p>
-    </div>
+    <EmptyState
+      title={tab === 'wanted' ? 'No pins on your wanted list' : 'No pins up for trade'}
+      description={
+        <>
+          {tab === 'wanted' ? 'Pins you are looking for show up here.' : 'Move an owned pin to Trading to offer it.'}{' '}
+          <Link to="/browse" className="font-semibold text-brand-700 hover:underline">
+            Browse pins
+          </Link>
+        </>
+      }
+    />
   );
 }
 
 function LoadFailure({ tab }: { tab: CollectionStatus }) {
   return (
-    <div className="card p-8 text-center" role="alert">
-      <h2 className="text-lg font-semibold text-slate-900">{LOAD_FAILURE[tab]}</h2>
-      <p className="mt-2 text-sm text-slate-600">Please try refreshing the page</p>
-      <a href={`/collection?tab=${tab}`} className="btn-primary mt-4">
-        Refresh
-      </a>
-    </div>
+    <EmptyState
+      role="alert"
+      title={LOAD_FAILURE[tab]}
+      description="Please try refreshing the page"
+      action={
+        <a href={`/collection?tab=${tab}`} className="btn-primary">
+          Refresh
+        </a>
+      }
+    />
   );
 }
 
