@@ -28,24 +28,6 @@ module.exports = {
         '@typescript-eslint/no-explicit-any': 'error',
       },
     },
-    {
-      // UI primitives render what they are given: no data access and no server code reach the
-      // browser through them (the types they need live in app/types or app/utils)
-      files: ['app/components/ui/**/*.{ts,tsx}'],
-      rules: {
-        'no-restricted-imports': [
-          'error',
-          {
-            patterns: [
-              {
-                group: ['~/services', '~/services/**', '~/db', '~/db/**', '~/http', '~/http/**', '**/*.server', '**/*.server.*', '**/services/**', '**/db/**', '**/http/**'],
-                message: 'UI primitives import no services, database, HTTP or *.server modules.',
-              },
-            ],
-          },
-        ],
-      },
-    },
     { files: ['.eslintrc.cjs'], env: { node: true } },
     {
       // components render what loaders give them: no services, no database, no HTTP (types from ~/types)
