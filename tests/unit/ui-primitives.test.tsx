@@ -15,6 +15,7 @@ import { ConfirmStep } from '~/components/ui/confirm-step';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
+import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
@@ -216,6 +217,33 @@ describe('Pagination', () => {
   it('renders nothing for a list of one page', async () => {
     expect(await render(<Pagination paging={paginate({ total: 20, page: 1, size: 20 })} hrefFor={(p) => `?page=${p}`} />, '/list')).toBe('');
     expect(await render(<Pagination paging={paginate({ total: 0, page: 1, size: 20 })} hrefFor={(p) => `?page=${p}`} />, '/list')).toBe('');
+  });
+});
+
+describe('ListSearch', () => {
+  it('is a GET form that searches from page 1 and keeps the sort and the filters it does not show', async () => {
+    const url = '/admin/pins?q=cap&rarity=rare&organizationId=o1&sort=name&dir=desc&size=50&page=3';
+    const html = await render(
+      <ListSearch query={readListQuery(url, pinsQuery)} placeholder="Search pins" controls={['rarity']}>
+        <select name="rarity" defaultValue="rare" aria-label="Rarity" />
+      </ListSearch>,
+      url,
+    );
+    const [form] = tags(html, 'form');
+    expect([attr(form, 'method'), attr(form, 'action'), attr(form, 'role')]).toEqual(['get', '/admin/pins', 'search']);
+    const [search] = tags(html, 'input').filter((i) => attr(i, 'type') === 'search');
+    expect([attr(search, 'name'), attr(search, 'value')]).toEqual(['q', 'cap']);
+    expect(html).toContain(`<label for="${attr(search, 'id')}" class="label">Search</label>`);
+    const hidden = tags(html, 'input')
+      .filter((i) => attr(i, 'type') === 'hidden')
+      .map((i) => [attr(i, 'name'), attr(i, 'value')]);
+    expect(hidden).toEqual([
+      ['organizationId', 'o1'],
+      ['sort', 'name'],
+      ['dir', 'desc'],
+      ['size', '50'],
+    ]);
+    expect(html).toMatch(/<button type="submit"[^>]*>Search<\/button>/);
   });
 });
 
