@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { DEMO, DEMO_PASSWORD, isNoJs, signIn } from './support';
+import { DEMO, DEMO_PASSWORD, expect, isNoJs, signIn, test } from './support';
 
 const PASSWORD = 'a-long-enough-password';
 const uid = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { DEMO, isNoJs, signIn } from './support';
+import { DEMO, expect, isNoJs, signIn, test } from './support';
 
 /** A unique word per test run, so searches find only the pins this test made. */
 const token = () => `qz${Math.random().toString(36).slice(2, 8)}`;
@@ -215,7 +215,7 @@ test('pin detail: the creator edits (with validation) and deletes behind a confi
   await expect(page.getByRole('heading', { name: 'Pin Not Found' })).toBeVisible();
 });
 
-test('pin detail: others see no Edit/Delete and are refused by the API and the page', async ({ page, browser }) => {
+test('pin detail: others see no Edit/Delete and are refused by the API and the page', async ({ page, browser, baseURL }) => {
   const word = token();
   await signIn(page, DEMO.vendor);
   const pin = await apiCreatePin(page.request, { name: `${word} Owned`, organizationName: `Own Org ${word}`, description: 'Mine' });
@@ -236,7 +236,7 @@ test('pin detail: others see no Edit/Delete and are refused by the API and the p
 
   // signed out: 401
   const anon = await browser.newContext();
-  expect((await anon.request.delete(`${test.info().project.use.baseURL}/api/pins/${pin.id}`)).status()).toBe(401);
+  expect((await anon.request.delete(`${baseURL}/api/pins/${pin.id}`)).status()).toBe(401);
   await anon.close();
   await page.goto(`/pins/${pin.id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${word} Owned`);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO, isNoJs, signIn } from './support';
+import type { Page } from '@playwright/test';
+import { DEMO, expect, isNoJs, signIn, test } from './support';
 
 /*
  * One new collector per project (sign-ups are rate limited per network, so the file makes only one)

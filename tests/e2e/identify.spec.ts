@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
-import { ANSWERED, DEMO, isNoJs, postedPhoto, signIn } from './support';
+import { ANSWERED, DEMO, expect, isNoJs, postedPhoto, signIn, test } from './support';
 
 /** Not identified: no match, or near-identical candidates to choose from (both offer the new-pin form). */
 const NOT_IDENTIFIED = /^(No Match Found|Which one is yours\?)$/;

@@ -1,4 +1,8 @@
-import { expect, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { copySeed, removeDb, startServer, tmpDir, workerPort, type RunningServer } from './servers';
 
 /** Demo accounts from the seed (drizzle/seed.ts); one password for all. */
 export const DEMO_PASSWORD = 'pindex-demo-2026';
@@ -10,6 +14,50 @@ export const DEMO = {
   admin: 'admin@pindex.test',
   superAdmin: 'superadmin@pindex.test',
 } as const;
+
+/** The worker's own server, on the worker's own copy of the seeded database. */
+export interface WorkerServer extends RunningServer {
+  /** A connection to the worker's database (the server runs SQLite in WAL mode: a second one is fine). */
+  db: () => Database.Database;
+}
+
+// Fixtures name their callback `provide`, not `use`: the lint's React rules take `use` for React's hook.
+export const test = base.extend<object, { server: WorkerServer }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+    async ({}, provide, workerInfo) => {
+      const dbFile = path.join(tmpDir, `e2e-worker-${workerInfo.workerIndex}.db`);
+      const pidFile = dbFile.replace(/\.db$/, '.pid');
+      copySeed(dbFile);
+      const running = await startServer({
+        port: workerPort(workerInfo.parallelIndex),
+        dbFile,
+        oauthIssuer: process.env.E2E_OAUTH_ISSUER,
+        label: `server ${workerInfo.parallelIndex}`,
+      });
+      // for the global teardown, should this worker end without its own
+      fs.writeFileSync(pidFile, String(running.pid));
+      let db: Database.Database | undefined;
+      const open = () => {
+        db = new Database(dbFile);
+        db.pragma('busy_timeout = 5000');
+        return db;
+      };
+      try {
+        await provide({ ...running, db: () => db ?? open() });
+      } finally {
+        db?.close();
+        await running.stop();
+        fs.rmSync(pidFile, { force: true });
+        removeDb(dbFile);
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ server }, provide) => provide(server.url),
+});
+
+export { expect };
 
 /** Signs in through the real sign-in form (works with JavaScript on and off). */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
