@@ -1,23 +1,25 @@
 import { defineConfig } from '@playwright/test';
 
-const PORT = Number(process.env.E2E_PORT || 3210);
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * End-to-end tests in Debian's Chromium against the real server with a seeded database.
  * Two projects: JavaScript on, and JavaScript off (every form must work without it).
+ * The global setup seeds the database once (anew with E2E_RESEED=1) and starts the OAuth provider;
+ * each worker then starts a server of its own on its own copy of the database (tests/e2e/support.ts:
+ * import `test` from there), on E2E_PORT + 10 + its parallel index (tests/e2e/servers.ts).
  */
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: chromium,
@@ -28,13 +30,4 @@ export default defineConfig({
     { name: 'js', use: { browserName: 'chromium', javaScriptEnabled: true } },
     { name: 'no-js', use: { browserName: 'chromium', javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: 'node tests/e2e/serve.js',
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 240_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: { E2E_PORT: String(PORT) },
-  },
 });

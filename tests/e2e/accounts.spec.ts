@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { DEMO, DEMO_PASSWORD, isNoJs, signIn } from './support';
+import { DEMO, DEMO_PASSWORD, expect, isNoJs, signIn, test } from './support';
 
 const PASSWORD = 'a-long-enough-password';
 const uid = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -191,29 +191,33 @@ test.describe('navigation per role', () => {
     await expect(main(page).getByRole('link', { name: 'Sign In' }).first()).toBeVisible();
   });
 
-  for (const [role, email, has, hasNot, menu] of [
-    ['player', DEMO.player, [], ['Vendor', 'Admin'], ['Profile', 'My Collection', 'Become a Vendor']],
-    ['vendor', DEMO.vendor, ['Vendor'], ['Admin'], ['Profile', 'My Collection', 'Vendor Dashboard']],
-    ['admin', DEMO.admin, ['Admin'], ['Vendor'], ['Profile', 'My Collection', 'Become a Vendor', 'Admin Dashboard']],
+  for (const [role, has, hasNot, menu] of [
+    ['player', [], ['Vendor', 'Admin'], ['Profile', 'My Collection', 'Become a Vendor']],
+    ['vendor', ['Vendor'], ['Admin'], ['Profile', 'My Collection', 'Vendor Dashboard']],
+    ['admin', ['Admin'], ['Vendor'], ['Profile', 'My Collection', 'Become a Vendor', 'Admin Dashboard']],
   ] as const) {
-    test(`${role}: links and avatar menu`, async ({ page }) => {
-      await signIn(page, email);
-      await page.goto('/browse');
-      for (const name of ['Identify Pin', 'My Collection', 'Browse', 'Marketplace', 'Teams', ...has]) {
-        await expect(main(page).getByRole('link', { name, exact: true })).toBeVisible();
-      }
-      await expect(main(page).getByRole('link', { name: /^Badges/ })).toBeVisible();
-      for (const name of hasNot) await expect(main(page).getByRole('link', { name, exact: true })).toHaveCount(0);
-      await openAccountMenu(page);
-      const account = page.locator('[data-menu="avatar"]');
-      for (const name of menu) await expect(account.getByRole('link', { name, exact: true })).toBeVisible();
-      if (role !== 'admin') await expect(account.getByRole('link', { name: 'Admin Dashboard' })).toHaveCount(0);
-      await expect(account.getByText(email)).toBeVisible();
-      await expect(account.getByRole('button', { name: 'Log out' })).toBeVisible();
+    // signed in by the session fixture for every test of the block
+    test.describe(() => {
+      test.use({ role });
+      test(`${role}: links and avatar menu`, async ({ page }) => {
+        const email = DEMO[role];
+        await page.goto('/browse');
+        for (const name of ['Identify Pin', 'My Collection', 'Browse', 'Marketplace', 'Teams', ...has]) {
+          await expect(main(page).getByRole('link', { name, exact: true })).toBeVisible();
+        }
+        await expect(main(page).getByRole('link', { name: /^Badges/ })).toBeVisible();
+        for (const name of hasNot) await expect(main(page).getByRole('link', { name, exact: true })).toHaveCount(0);
+        await openAccountMenu(page);
+        const account = page.locator('[data-menu="avatar"]');
+        for (const name of menu) await expect(account.getByRole('link', { name, exact: true })).toBeVisible();
+        if (role !== 'admin') await expect(account.getByRole('link', { name: 'Admin Dashboard' })).toHaveCount(0);
+        await expect(account.getByText(email)).toBeVisible();
+        await expect(account.getByRole('button', { name: 'Log out' })).toBeVisible();
+      });
     });
   }
 
-  test('mobile: slide-out menu with Sign In / Sign Out and the bottom bar', async ({ page }) => {
+  test('mobile: slide-out menu with Sign In / Sign Out and the bottom bar', async ({ page, signInAs }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
     const quick = page.getByRole('navigation', { name: 'Quick' });
@@ -223,7 +227,8 @@ test.describe('navigation per role', () => {
     const menu = page.locator('[data-menu="mobile"]');
     for (const name of ['Identify Pin', 'Browse Pins', 'Marketplace', 'Sign In']) await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
 
-    await signIn(page, DEMO.vendor);
+    await signInAs('vendor');
+    await page.reload();
     await expect(quick.getByRole('link', { name: 'Collection', exact: true })).toBeVisible();
     await page.getByLabel('Open menu').click();
     for (const name of ['My Collection', 'Teams', 'Vendor Dashboard']) await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
@@ -233,13 +238,12 @@ test.describe('navigation per role', () => {
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
   });
 
-  test('admin area: sidebar for admins, audit logs for super_admin only, others sent home', async ({ page }) => {
-    await signIn(page, DEMO.player);
+  test('admin area: sidebar for admins, audit logs for super_admin only, others sent home', async ({ page, signInAs }) => {
+    await signInAs('player');
     await page.goto('/admin/users');
     await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    await page.goto('/api/logout');
 
-    await signIn(page, DEMO.admin);
+    await signInAs('admin');
     await page.goto('/admin');
     const sidebar = page.getByRole('navigation', { name: 'Admin' });
     for (const name of ['Dashboard', 'Users', 'Pins', 'Teams', 'Vendors', 'Analytics', 'Back to Main Site']) {
@@ -249,9 +253,8 @@ test.describe('navigation per role', () => {
     const denied = await page.goto('/admin/audit-logs');
     expect(denied?.status()).toBe(403);
     await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
-    await page.goto('/api/logout');
 
-    await signIn(page, DEMO.superAdmin);
+    await signInAs('superAdmin');
     await page.goto('/admin');
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit Logs' }).click();
     await expect(page.getByRole('heading', { name: 'Audit Logs' })).toBeVisible();
@@ -299,11 +302,11 @@ test.describe('signed-out access', () => {
 });
 
 test.describe('account calls', () => {
-  test('/api/auth/user: 401 with no body signed out, the user signed in', async ({ page }) => {
+  test('/api/auth/user: 401 with no body signed out, the user signed in', async ({ page, signInAs }) => {
     const out = await page.request.get('/api/auth/user');
     expect(out.status()).toBe(401);
     expect((await out.body()).byteLength).toBe(0);
-    await signIn(page, DEMO.vendor);
+    await signInAs('vendor');
     const me = await page.request.get('/api/auth/user');
     expect(me.status()).toBe(200);
     const body = await me.json();

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { DEMO, isNoJs, signIn } from './support';
+import { expect, isNoJs, test } from './support';
 
 /** A unique word per test run, so searches find only the pins this test made. */
 const token = () => `qz${Math.random().toString(36).slice(2, 8)}`;
@@ -66,10 +66,10 @@ test('home: the three tabs are links with counts, up to 4 cards each, and the co
   await expect(page).toHaveURL(new RegExp(`${href}$`));
 });
 
-test('browse: search, rarity and organization filters live in the URL; Load More Pins pages', async ({ page }, testInfo) => {
+test('browse: search, rarity and organization filters live in the URL; Load More Pins pages', async ({ page, signInAs }, testInfo) => {
   const noJs = isNoJs(testInfo.project.name);
   const word = token();
-  await signIn(page, DEMO.vendor);
+  await signInAs('vendor');
   const org = `Org ${word}`;
   await apiCreatePin(page.request, { name: `${word} Ultra Slugger`, organizationName: org, description: 'Test pin', totalQuantity: '20' });
   await apiCreatePin(page.request, { name: `${word} Common Catcher`, organizationName: org, description: 'Test pin', totalQuantity: '3000' });
@@ -136,9 +136,9 @@ test('browse: search, rarity and organization filters live in the URL; Load More
   await expect(page.getByText('Try adjusting your search or filters')).toBeVisible();
 });
 
-test('pin detail: fields and formats, all photos viewable', async ({ page }) => {
+test('pin detail: fields and formats, all photos viewable', async ({ page, signInAs }) => {
   const word = token();
-  await signIn(page, DEMO.vendor);
+  await signInAs('vendor');
   const pin = await apiCreatePin(
     page.request,
     {
@@ -178,9 +178,9 @@ test('pin detail: fields and formats, all photos viewable', async ({ page }) => 
   await expect(page).toHaveURL(/image=1/);
 });
 
-test('pin detail: the creator edits (with validation) and deletes behind a confirmation', async ({ page }) => {
+test('pin detail: the creator edits (with validation) and deletes behind a confirmation', async ({ page, signInAs }) => {
   const word = token();
-  await signIn(page, DEMO.vendor);
+  await signInAs('vendor');
   const pin = await apiCreatePin(page.request, { name: `${word} Editable`, organizationName: `Edit Org ${word}`, description: 'Before', totalQuantity: '500' });
   await page.goto(`/pins/${pin.id}`);
 
@@ -215,14 +215,14 @@ test('pin detail: the creator edits (with validation) and deletes behind a confi
   await expect(page.getByRole('heading', { name: 'Pin Not Found' })).toBeVisible();
 });
 
-test('pin detail: others see no Edit/Delete and are refused by the API and the page', async ({ page, browser }) => {
+test('pin detail: others see no Edit/Delete and are refused by the API and the page', async ({ page, browser, baseURL, signInAs }) => {
   const word = token();
-  await signIn(page, DEMO.vendor);
+  await signInAs('vendor');
   const pin = await apiCreatePin(page.request, { name: `${word} Owned`, organizationName: `Own Org ${word}`, description: 'Mine' });
 
   const other = await browser.newContext();
   const playerPage = await other.newPage();
-  await signIn(playerPage, DEMO.player);
+  await signInAs('player', other);
   await playerPage.goto(`/pins/${pin.id}`);
   await expect(playerPage.getByRole('heading', { level: 1 })).toHaveText(`${word} Owned`);
   await expect(playerPage.getByRole('button', { name: 'Edit Pin' }).or(playerPage.getByRole('link', { name: 'Edit Pin' }))).toHaveCount(0);
@@ -236,14 +236,14 @@ test('pin detail: others see no Edit/Delete and are refused by the API and the p
 
   // signed out: 401
   const anon = await browser.newContext();
-  expect((await anon.request.delete(`${test.info().project.use.baseURL}/api/pins/${pin.id}`)).status()).toBe(401);
+  expect((await anon.request.delete(`${baseURL}/api/pins/${pin.id}`)).status()).toBe(401);
   await anon.close();
   await page.goto(`/pins/${pin.id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${word} Owned`);
 });
 
-test('pin detail: a collector adds the pin to their collection from the page', async ({ page }) => {
-  await signIn(page, DEMO.player);
+test('pin detail: a collector adds the pin to their collection from the page', async ({ page, signInAs }) => {
+  await signInAs('player');
   await page.goto('/browse');
   await page.locator('main a[href^="/pins/"]').nth(5).click();
   await expect(page).toHaveURL(/\/pins\//);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO, isNoJs, signIn } from './support';
+import type { Page } from '@playwright/test';
+import { expect, isNoJs, test, type SignedIn } from './support';
 
 /*
  * One new collector per project (sign-ups are rate limited per network, so the file makes only one)
@@ -43,9 +43,10 @@ async function newCollector(page: Page): Promise<{ id: string; email: string }> 
   return { id: user.id, email };
 }
 
-async function signInCollector(page: Page) {
+/** Signs the test's page in as the collector (the session fixture, no form). */
+async function signInCollector(signInAs: (who: { email: string }) => Promise<SignedIn>) {
   expect(collector, 'the collector is created by an earlier test').toBeTruthy();
-  await signIn(page, collector!.email, PASSWORD);
+  await signInAs({ email: collector!.email });
   return collector!;
 }
 
@@ -189,10 +190,10 @@ test.describe('my collection', () => {
     await expect(page.getByTestId('collection-entry')).toContainText('tradeable');
   });
 
-  test('moves through every allowed transition, Keep included, refreshing lists and stats', async ({ page }, info) => {
+  test('moves through every allowed transition, Keep included, refreshing lists and stats', async ({ page, signInAs }, info) => {
     test.setTimeout(90_000);
     const noJs = isNoJs(info.project.name);
-    const me = await signInCollector(page);
+    const me = await signInCollector(signInAs);
     const [pin] = await freshPins(page, 1);
     await addViaApi(page, { pinId: pin.id, status: 'owned' });
     const lists = await listsOf(page, me.id);
@@ -226,8 +227,8 @@ test.describe('my collection', () => {
     expect(stats).toMatchObject({ pinsOwned: rest.owned, pinsWanted: rest.wanted + 1 });
   });
 
-  test('badges page: earned with date and points, locked with x / target progress', async ({ page }) => {
-    const me = await signInCollector(page);
+  test('badges page: earned with date and points, locked with x / target progress', async ({ page, signInAs }) => {
+    const me = await signInCollector(signInAs);
     for (const p of await freshPins(page, 2)) await addViaApi(page, { pinId: p.id, status: 'owned' });
     const { pinsOwned } = (await (await page.request.get(`/api/users/${me.id}/stats`)).json()) as { pinsOwned: number };
     expect(pinsOwned).toBeLessThan(10);
@@ -249,8 +250,8 @@ test.describe('my collection', () => {
     await expect(page.getByTestId('locked-badge').filter({ has: firstPinHeading })).toHaveCount(0);
   });
 
-  test('the showcase lists the first 5 badges and links the rest', async ({ page }) => {
-    await signIn(page, DEMO.player); // the seed gives the demo player more than 5 badges
+  test('the showcase lists the first 5 badges and links the rest', async ({ page, signInAs }) => {
+    await signInAs('player'); // the seed gives the demo player more than 5 badges
     playerId = ((await (await page.request.get('/api/auth/user')).json()) as { id: string }).id;
     await page.goto('/collection');
     const showcase = page.getByTestId('badge-showcase');
@@ -258,9 +259,9 @@ test.describe('my collection', () => {
     await expect(showcase.getByRole('link', { name: /^\+\d+ more badges$/ })).toHaveAttribute('href', '/badges');
   });
 
-  test("the API refuses another user's collection (403) and bad input (400)", async ({ page }) => {
+  test("the API refuses another user's collection (403) and bad input (400)", async ({ page, signInAs }) => {
     expect(playerId).toBeTruthy();
-    const me = await signInCollector(page);
+    const me = await signInCollector(signInAs);
     for (const path of [`/api/users/${playerId}/collection/owned`, `/api/users/${playerId}/collection/wanted`, `/api/users/${playerId}/collection/trading`, `/api/users/${playerId}/stats`, `/api/users/${playerId}/achievements`]) {
       const res = await page.request.get(path);
       expect(res.status(), path).toBe(403);
@@ -291,8 +292,8 @@ test.describe('my collection', () => {
     expect((await page.request.get('/api/achievements')).ok()).toBe(true);
   });
 
-  test('parallel adds and moves through the API leave consistent stats', async ({ page }) => {
-    const me = await signInCollector(page);
+  test('parallel adds and moves through the API leave consistent stats', async ({ page, signInAs }) => {
+    const me = await signInCollector(signInAs);
     const pins = await freshPins(page, 8);
     const adds = await Promise.all(pins.map((p, i) => page.request.post('/api/collections', { data: { pinId: p.id, status: STATUSES[i % 3] } })));
     expect(adds.map((r) => r.status())).toEqual(pins.map(() => 201));
@@ -308,8 +309,8 @@ test.describe('my collection', () => {
     await expectCounts(page, lists.owned.length, lists.wanted.length, lists.trading.length);
   });
 
-  test('CSV export downloads the right rows', async ({ page }) => {
-    const me = await signInCollector(page);
+  test('CSV export downloads the right rows', async ({ page, signInAs }) => {
+    const me = await signInCollector(signInAs);
     const pins = await freshPins(page, 3);
     await addViaApi(page, { pinId: pins[0].id, status: 'owned', quantity: 3, notes: 'Traded, then kept "forever"' });
     await addViaApi(page, { pinId: pins[1].id, status: 'wanted' });
@@ -332,9 +333,9 @@ test.describe('my collection', () => {
     expect(lines.find((l) => l.startsWith(pins[2].id))).toContain(',trading,1,excellent,yes,');
   });
 
-  test('removing a pin asks for confirmation (dialog with JS, inline step without) and updates counts', async ({ page }, info) => {
+  test('removing a pin asks for confirmation (dialog with JS, inline step without) and updates counts', async ({ page, signInAs }, info) => {
     const noJs = isNoJs(info.project.name);
-    const me = await signInCollector(page);
+    const me = await signInCollector(signInAs);
     const [pin] = await freshPins(page, 1);
     await addViaApi(page, { pinId: pin.id, status: 'wanted' });
     const before = await listsOf(page, me.id);

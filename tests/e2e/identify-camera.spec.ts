@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { ANSWERED, isNoJs, postedPhoto } from './support';
+import { ANSWERED, expect, postedPhoto, test } from './support';
 
 /**
  * The live camera with Chromium's fake device (a generated test pattern) and auto-accepted
@@ -23,8 +22,10 @@ test.use({
   },
 });
 
+// skipped before the test's fixtures are set up: no browser and no server for nothing
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'the camera needs JavaScript');
+
 test('start, capture and identify a frame; the card offers the full results', async ({ page }) => {
-  test.skip(isNoJs(test.info().project.name), 'the camera needs JavaScript');
   await page.goto('/');
   const identifier = page.getByTestId('identifier').first();
   await expect(identifier.getByText('Click the camera to start')).toBeVisible();

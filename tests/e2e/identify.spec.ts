@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
-import { ANSWERED, DEMO, isNoJs, postedPhoto, signIn } from './support';
+import { ANSWERED, expect, isNoJs, postedPhoto, test } from './support';
 
 /** Not identified: no match, or near-identical candidates to choose from (both offer the new-pin form). */
 const NOT_IDENTIFIED = /^(No Match Found|Which one is yours\?)$/;
@@ -25,11 +25,11 @@ async function identifyWith(page: Page, file: { name: string; mimeType: string; 
   if (noJs) await scope.getByRole('button', { name: 'Identify' }).click();
 }
 
-test('no match → a vendor adds the pin from the result → the next photo identifies it', async ({ page }) => {
+test('no match → a vendor adds the pin from the result → the next photo identifies it', async ({ page, signInAs }) => {
   const noJs = isNoJs(test.info().project.name);
   const seed = uniqueSeed();
   const name = `E2E Identify Hawks ${seed}`;
-  await signIn(page, DEMO.vendor);
+  await signInAs('vendor');
   await page.goto('/identify');
   await expect(page.getByRole('heading', { name: 'Identify Your Pin' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Tips for a better photo' })).toBeVisible();
@@ -98,10 +98,10 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
 });
 
-test('near-identical pins: the ones it cannot tell apart to choose from, apart from pins only similar; the choice names the pin', async ({ page }) => {
+test('near-identical pins: the ones it cannot tell apart to choose from, apart from pins only similar; the choice names the pin', async ({ page, signInAs }) => {
   const noJs = isNoJs(test.info().project.name);
   const seed = uniqueSeed();
-  await signIn(page, DEMO.vendor);
+  await signInAs('vendor');
   // one design sold in two editions that look the same, and the design with another team name and banner
   const twin = await pinArtwork(seed, `H${seed % 10000}`, 2022);
   const editions = [`E2E Herons ${seed} (Royal)`, `E2E Herons ${seed} (Navy)`];
@@ -161,9 +161,9 @@ test('visitors: the home file form posts to /identify and the result renders; si
   await expect(page).toHaveURL(/\/identify\?result=/);
 });
 
-test('a player is told who can add pins', async ({ page }) => {
+test('a player is told who can add pins', async ({ page, signInAs }) => {
   const noJs = isNoJs(test.info().project.name);
-  await signIn(page, DEMO.player);
+  await signInAs('player');
   await page.goto('/identify');
   await identifyWith(page, await photoFile(uniqueSeed()), noJs);
   await expect(page.getByRole('heading', { name: NOT_IDENTIFIED })).toBeVisible();

@@ -1,9 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support';
 
 /**
- * The whole OAuth2 / OpenID Connect flow against oauth2-mock-server, which tests/e2e/serve.js
- * starts on 127.0.0.1 (app port + 1) and configures the app with (OAUTH_ISSUER etc.). The mock
- * signs in whoever the `login_hint` names, so each test uses its own e-mail.
+ * The whole OAuth2 / OpenID Connect flow against oauth2-mock-server, which the global setup
+ * (tests/e2e/global-setup.ts) starts on 127.0.0.1 (E2E_PORT + 1) and every worker's server is
+ * configured with (OAUTH_ISSUER etc.). The mock signs in whoever the `login_hint` names, so each
+ * test uses its own e-mail.
  */
 const uid = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 

@@ -1,11 +1,12 @@
 import { gzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support';
 
 // Budget for the JavaScript the home page loads, gzip-compressed and summed (README: Page weight).
 const BUDGET_KB = 150;
 
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'measured once, with JavaScript on');
+
 test('the home page loads at most 150 KB of JavaScript (gzip)', async ({ page, request }, testInfo) => {
-  test.skip(testInfo.project.name === 'no-js', 'measured once, with JavaScript on');
   const scripts = new Set<string>();
   page.on('request', (req) => {
     if (req.resourceType() === 'script') scripts.add(req.url());

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support';
 
 test('home shows the product name and the navigation', async ({ page }) => {
   await page.goto('/');

@@ -1,4 +1,10 @@
-import { expect, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { createCookie } from '@remix-run/node';
+import Database from 'better-sqlite3';
+import { copySeed, removeDb, SESSION_SECRET, startServer, tmpDir, workerPort, type RunningServer } from './servers';
 
 /** Demo accounts from the seed (drizzle/seed.ts); one password for all. */
 export const DEMO_PASSWORD = 'pindex-demo-2026';
@@ -10,8 +16,105 @@ export const DEMO = {
   admin: 'admin@pindex.test',
   superAdmin: 'superadmin@pindex.test',
 } as const;
+export type Role = keyof typeof DEMO;
 
-/** Signs in through the real sign-in form (works with JavaScript on and off). */
+/** The worker's own server, on the worker's own copy of the seeded database. */
+export interface WorkerServer extends RunningServer {
+  /** A connection to the worker's database (the server runs SQLite in WAL mode: a second one is fine). */
+  db: () => Database.Database;
+}
+
+export interface SignedIn {
+  id: string;
+  email: string;
+}
+
+/** The server's session cookie: its name, options and secret (app/auth/session.server.ts). */
+const SESSION_COOKIE = '__pindex_session';
+const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+const sessionCookie = createCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secrets: [SESSION_SECRET], maxAge: SESSION_MAX_AGE_SECONDS });
+
+/**
+ * Signs `context` in as `who` without the sign-in form: a session row for the user in the worker's
+ * database, as the server's sign-in writes it, and its id in the session cookie, signed as the
+ * server signs it. Replaces the context's session, if it had one.
+ */
+async function signInContext(server: WorkerServer, context: BrowserContext, who: Role | { email: string }): Promise<SignedIn> {
+  const email = typeof who === 'string' ? DEMO[who] : who.email;
+  const db = server.db();
+  const user = db.prepare('SELECT id, email FROM users WHERE lower(email) = lower(?)').get(email) as SignedIn | undefined;
+  if (!user) throw new Error(`signInAs: no user ${email} in the worker's database`);
+  const sid = randomBytes(24).toString('base64url');
+  const now = Date.now();
+  const expires = now + SESSION_MAX_AGE_SECONDS * 1000;
+  db.prepare('INSERT INTO sessions (sid, sess, expire, user_id) VALUES (?, ?, ?, ?)').run(sid, JSON.stringify({ userId: user.id, refreshedAt: now }), expires, user.id);
+  const header = await sessionCookie.serialize(sid);
+  const value = header.slice(`${SESSION_COOKIE}=`.length, header.indexOf(';'));
+  await context.addCookies([{ name: SESSION_COOKIE, value, url: server.url, httpOnly: true, sameSite: 'Lax', expires: Math.floor(expires / 1000) }]);
+  return { id: user.id, email: user.email };
+}
+
+interface Fixtures {
+  /** Signs every test of the file (or describe block) in as this demo account: `test.use({ role: 'manager' })`. */
+  role: Role | undefined;
+  /**
+   * Signs the test's context (or the page's or context given) in as a demo account (`'vendor'`) or any
+   * user of the worker's database (`{ email }`), at once and without the form; the page needs a
+   * navigation (or reload) to show it. Resolves to the user's id and e-mail.
+   */
+  signInAs: (who: Role | { email: string }, target?: Page | BrowserContext) => Promise<SignedIn>;
+}
+
+// Fixtures name their callback `provide`, not `use`: the lint's React rules take `use` for React's hook.
+export const test = base.extend<Fixtures, { server: WorkerServer }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+    async ({}, provide, workerInfo) => {
+      const dbFile = path.join(tmpDir, `e2e-worker-${workerInfo.workerIndex}.db`);
+      const pidFile = dbFile.replace(/\.db$/, '.pid');
+      copySeed(dbFile);
+      const running = await startServer({
+        port: workerPort(workerInfo.parallelIndex),
+        dbFile,
+        oauthIssuer: process.env.E2E_OAUTH_ISSUER,
+        label: `server ${workerInfo.parallelIndex}`,
+      });
+      // for the global teardown, should this worker end without its own
+      fs.writeFileSync(pidFile, String(running.pid));
+      let db: Database.Database | undefined;
+      const open = () => {
+        db = new Database(dbFile);
+        db.pragma('busy_timeout = 5000');
+        return db;
+      };
+      try {
+        await provide({ ...running, db: () => db ?? open() });
+      } finally {
+        db?.close();
+        await running.stop();
+        fs.rmSync(pidFile, { force: true });
+        removeDb(dbFile);
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ server }, provide) => provide(server.url),
+  role: [undefined, { option: true }],
+  context: async ({ context, role, server }, provide) => {
+    if (role) await signInContext(server, context, role);
+    await provide(context);
+  },
+  signInAs: async ({ context, server }, provide) => {
+    await provide((who, target) => signInContext(server, !target ? context : 'context' in target ? target.context() : target, who));
+  },
+});
+
+export { expect };
+
+/**
+ * Signs in through the real sign-in form (works with JavaScript on and off). For the tests of that
+ * form; every other test signs in with the `signInAs` fixture.
+ */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/api/login');
   await page.getByLabel('Email').fill(email);
