@@ -113,11 +113,26 @@ async function main() {
       managerId: userIds.manager,
     })
     .returning();
-  const players = ['Eli Carter', 'Mason Reyes', 'Noah Brooks', 'Liam Foster', 'Owen Price', 'Lucas Ward', 'Ethan Cole', 'Henry Diaz', 'Jack Moore', 'Leo Turner'];
-  const positions = ['Pitcher', 'Catcher', 'First Base', 'Second Base', 'Third Base', 'Shortstop', 'Left Field', 'Center Field', 'Right Field', 'Designated Hitter'];
+  // a full youth roster: 13 players with positions and numbers (one inactive), one of them the
+  // demo player's own account, so that a player sees the team in their /teams too
+  const players = ['Eli Carter', 'Mason Reyes', 'Noah Brooks', 'Liam Foster', 'Owen Price', 'Lucas Ward', 'Ethan Cole', 'Henry Diaz', 'Jack Moore', 'Leo Turner', 'Parker Player', 'Caleb Young', 'Miles Bennett'];
+  const positions = ['Pitcher', 'Catcher', 'First Base', 'Second Base', 'Third Base', 'Shortstop', 'Left Field', 'Center Field', 'Right Field', 'Designated Hitter', 'Pitcher', 'Catcher', 'Center Field'];
   for (const [i, name] of players.entries()) {
-    await db.insert(s.rosters).values({ teamId: demoTeam.id, playerName: name, position: positions[i], jerseyNumber: String(i * 3 + 2), isActive: i !== 9 });
+    await db.insert(s.rosters).values({
+      teamId: demoTeam.id,
+      playerName: name,
+      playerId: name === 'Parker Player' ? userIds.player : null,
+      position: positions[i],
+      jerseyNumber: String(i * 3 + 2),
+      isActive: i !== 9,
+    });
   }
+  const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#ffffff"/><circle cx="200" cy="200" r="180" fill="#1d4ed8" stroke="#facc15" stroke-width="18"/><path d="M215 70 L140 215 H195 L170 330 L265 170 H208 Z" fill="#facc15"/><text x="200" y="375" font-family="sans-serif" font-size="34" font-weight="bold" fill="#1d4ed8" text-anchor="middle">12U</text></svg>`;
+  const logo = await prepareImage(await sharp(Buffer.from(logoSvg)).png().toBuffer());
+  await transaction(async (tx) => {
+    const stored = await savePreparedImage(tx, logo);
+    await tx.update(s.teams).set({ logoUrl: `/images/${stored.id}` }).where(eq(s.teams.id, demoTeam.id));
+  });
   await db.insert(s.staff).values([
     { teamId: demoTeam.id, userId: userIds.manager, name: 'Morgan Manager', role: 'manager' },
     { teamId: demoTeam.id, userId: userIds.assistant_coach, name: 'Casey Coach', role: 'assistant_coach' },

@@ -168,6 +168,43 @@ export function assertCanManageTeam(actor: MaybeActor, team: { managerId: string
   if (!canManageTeam(actor, team)) throw new Forbidden('Only the team’s manager can change this team');
 }
 
+/** Roles that may start a team (its creator becomes its manager). */
+export const TEAM_CREATOR_ROLES = ['manager', 'admin', 'super_admin'] as const satisfies readonly Role[];
+
+export function canCreateTeam(actor: MaybeActor): boolean {
+  return hasRole(actor, TEAM_CREATOR_ROLES);
+}
+
+export function assertCanCreateTeam(actor: MaybeActor): asserts actor is Actor {
+  assertRole(actor, TEAM_CREATOR_ROLES, 'Only team managers can create teams');
+}
+
+/** How an actor belongs to a team: facts the teams service reads from the database. */
+export interface TeamMembership {
+  managerId: string | null;
+  /** the actor is on the roster (a player account) */
+  onRoster: boolean;
+  /** the actor is on the staff (assistant coach or manager row) */
+  onStaff: boolean;
+}
+
+/** A team is seen by its manager, its members (roster player accounts, staff users) and admins. */
+export function canViewTeam(actor: MaybeActor, team: TeamMembership): boolean {
+  if (!actor) return false;
+  return canManageTeam(actor, team) || team.onRoster || team.onStaff;
+}
+
+export function assertCanViewTeam(actor: MaybeActor, team: TeamMembership): asserts actor is Actor {
+  assertSignedIn(actor);
+  if (!canViewTeam(actor, team)) throw new Forbidden('Only this team’s members can view it');
+}
+
+/** A user's list of teams and team pins is read by that user or an admin. */
+export function assertCanViewUserTeams(actor: MaybeActor, userId: string): asserts actor is Actor {
+  assertSignedIn(actor);
+  if (actor.id !== userId && !isAdmin(actor)) throw new Forbidden('You can only view your own team pins');
+}
+
 /** A listing is changed by the vendor that owns it (vendors.userId) or an admin. */
 export function canEditListing(actor: MaybeActor, listing: { vendorUserId: string | null }): boolean {
   if (!actor) return false;

@@ -280,7 +280,14 @@ export const rosters = sqliteTable(
       .notNull()
       .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
   },
-  (t) => [index('rosters_team_idx').on(t.teamId), index('rosters_player_idx').on(t.playerId)],
+  (t) => [
+    index('rosters_team_idx').on(t.teamId),
+    index('rosters_player_idx').on(t.playerId),
+    // a jersey number is worn by one active player of a team at a time (the service says so first)
+    uniqueIndex('rosters_team_jersey_active_unique')
+      .on(t.teamId, t.jerseyNumber)
+      .where(sql`is_active = 1 and jersey_number is not null`),
+  ],
 );
 
 export const staff = sqliteTable(
@@ -301,6 +308,8 @@ export const staff = sqliteTable(
   (t) => [
     index('staff_team_idx').on(t.teamId),
     index('staff_user_idx').on(t.userId),
+    // one staff row per person and team
+    uniqueIndex('staff_team_user_unique').on(t.teamId, t.userId).where(sql`user_id is not null`),
     check('staff_role_check', inList('role', STAFF_ROLES)),
   ],
 );
@@ -676,6 +685,8 @@ export type Pin = typeof pins.$inferSelect;
 export type NewPin = typeof pins.$inferInsert;
 export type Organization = typeof organizations.$inferSelect;
 export type Team = typeof teams.$inferSelect;
+export type RosterRow = typeof rosters.$inferSelect;
+export type StaffRow = typeof staff.$inferSelect;
 export type CollectionEntry = typeof userCollections.$inferSelect;
 export type Achievement = typeof achievements.$inferSelect;
 export type UserStats = typeof userStats.$inferSelect;

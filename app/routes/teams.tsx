@@ -1,24 +1,602 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
-import { optionalUser } from '~/http/guards.server';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useState } from 'react';
+import { canCreateTeam } from '~/auth/permissions';
+import { ConfirmStep } from '~/components/ui/confirm-step';
+import { PinGrid, toCardData } from '~/components/pin-grid';
 import { SignInPrompt } from '~/components/sign-in-prompt';
+import { EmptyNote, FormFailure, Labelled, TeamLogo } from '~/components/teams';
+import { addPlayerSchema, addStaffSchema, createTeamPinSchema, createTeamSchema, MAX_PIN_PHOTOS, POSITIONS } from '~/forms/teams';
+import { readFormData } from '~/http/body.server';
+import { replyWithServiceError } from '~/http/form-reply.server';
+import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { rethrowAsPageError } from '~/http/page.server';
+import { redirectWithToast } from '~/http/toast.server';
+import { isAppError } from '~/services/errors';
+import { addPlayer, addStaff, createTeam, createTeamPin, deleteTeam, listMyTeams, listUserTeamPins, updateTeamLogo } from '~/services/teams.server';
+import type { TeamSummary } from '~/types/teams';
+import { MAX_IMAGE_BYTES, MIN_PIN_YEAR } from '~/utils/constants';
+import { formatCount } from '~/utils/format';
 
 export const meta: MetaFunction = () => [{ title: 'Teams | PinDex' }];
 
+const TABS = [
+  { key: 'teams', label: 'Teams' },
+  { key: 'players', label: 'Players' },
+  { key: 'coaches', label: 'Coaches' },
+  { key: 'pins', label: 'Pin Inventory' },
+] as const;
+type TabKey = (typeof TABS)[number]['key'];
+const isTab = (v: string | null): v is TabKey => TABS.some((t) => t.key === v);
+
+const LOGO_HINT = 'JPG, PNG, or GIF (max 5MB)';
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);
-  return json({ signedIn: !!user });
+  if (!user) return json({ signedIn: false as const });
+  const url = new URL(request.url);
+  const tabParam = url.searchParams.get('tab');
+  const tab: TabKey = isTab(tabParam) ? tabParam : 'teams';
+  const teams = await listMyTeams(user);
+  const managed = teams.filter((t) => t.relation === 'manager');
+  const teamPins = tab === 'pins' ? (await listUserTeamPins(user, user.id)).map(toCardData) : [];
+  const confirmTeam = url.searchParams.get('confirm') === 'delete' ? url.searchParams.get('team') : null;
+  const chosen = url.searchParams.get('team');
+  return json({
+    signedIn: true as const,
+    tab,
+    teams,
+    managed: managed.map((t) => ({ id: t.id, name: t.name })),
+    canCreate: canCreateTeam(user),
+    teamPins,
+    // the server-rendered confirm step (no JavaScript): only for a team this user manages
+    confirmDeleteId: confirmTeam && managed.some((t) => t.id === confirmTeam) ? confirmTeam : null,
+    defaultTeamId: chosen && managed.some((t) => t.id === chosen) ? chosen : managed.length === 1 ? managed[0].id : '',
+  });
 }
 
+type Intent = 'createTeam' | 'addPlayer' | 'addStaff' | 'createPin' | 'uploadLogo' | 'deleteTeam';
+
+const logoFailure = (error: unknown) => {
+  if (isAppError(error) && error.status === 413) return { title: 'File too large', description: 'Please select an image smaller than 5MB.' };
+  if (isAppError(error) && (error.status === 415 || error.status === 400)) return { title: 'Invalid file type', description: 'Please select an image file.' };
+  if (isAppError(error) && error.status < 500) return { title: 'Upload failed', description: error.message };
+  console.error(error);
+  return { title: 'Upload failed', description: 'Failed to upload team logo' };
+};
+
+/**
+ * A form the service refused: its field messages under the fields, and the server's message as
+ * `failure`, shown under the spec's failure title ('Error adding player', ...).
+ */
+function refuse<T>(submission: Submission<T>, error: unknown, intent: Intent, options: { notFoundField?: string } = {}) {
+  const failure = isAppError(error) ? error.message : '';
+  return replyWithServiceError(submission, error, { extra: { intent, failure }, ...options });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requirePageUser(request);
+  let form: FormData;
+  try {
+    form = await readFormData(request, MAX_PIN_PHOTOS * MAX_IMAGE_BYTES + 1024 * 1024);
+  } catch (error) {
+    rethrowAsPageError(error);
+  }
+  const intent = String(form.get('intent') ?? '') as Intent;
+
+  if (intent === 'createTeam') {
+    const submission = parseWithZod(form, { schema: createTeamSchema });
+    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
+    try {
+      const team = await createTeam(user, submission.value);
+      return redirectWithToast('/teams?tab=teams', { title: 'Team created successfully!', description: `${team.name} is ready for its roster.`, variant: 'success' });
+    } catch (error) {
+      return refuse(submission, error, intent);
+    }
+  }
+
+  if (intent === 'addPlayer') {
+    const submission = parseWithZod(form, { schema: addPlayerSchema });
+    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
+    const { teamId, ...player } = submission.value;
+    try {
+      const added = await addPlayer(user, teamId, player);
+      return redirectWithToast(`/teams?tab=players&team=${encodeURIComponent(teamId)}`, {
+        title: 'Player added successfully!',
+        description: `${added.playerName} is on the roster.`,
+        variant: 'success',
+      });
+    } catch (error) {
+      return refuse(submission, error, intent, { notFoundField: 'teamId' });
+    }
+  }
+
+  if (intent === 'addStaff') {
+    const submission = parseWithZod(form, { schema: addStaffSchema });
+    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
+    const { teamId, ...member } = submission.value;
+    try {
+      const added = await addStaff(user, teamId, member);
+      return redirectWithToast(`/teams?tab=coaches&team=${encodeURIComponent(teamId)}`, {
+        title: 'Staff member added successfully!',
+        description: `${added.userName} is now on the staff.`,
+        variant: 'success',
+      });
+    } catch (error) {
+      return refuse(submission, error, intent, { notFoundField: 'teamId' });
+    }
+  }
+
+  if (intent === 'createPin') {
+    const submission = parseWithZod(form, { schema: createTeamPinSchema });
+    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
+    const { teamId, ...pin } = submission.value;
+    const images = form.getAll('images').filter((v): v is File => typeof v !== 'string' && v.size > 0);
+    try {
+      const created = await createTeamPin(user, teamId, pin, images);
+      return redirectWithToast(`/teams?tab=pins&team=${encodeURIComponent(teamId)}`, {
+        title: 'Team pin created successfully!',
+        description: `${created.name} is in the pin database and your collection.`,
+        variant: 'success',
+      });
+    } catch (error) {
+      return refuse(submission, error, intent, { notFoundField: 'teamId' });
+    }
+  }
+
+  const teamId = String(form.get('teamId') ?? '');
+  if (intent === 'uploadLogo') {
+    const file = form.get('logo');
+    try {
+      await updateTeamLogo(user, teamId, typeof file === 'string' ? null : file);
+    } catch (error) {
+      return redirectWithToast('/teams?tab=teams', { ...logoFailure(error), variant: 'destructive' });
+    }
+    return redirectWithToast('/teams?tab=teams', { title: 'Team logo updated', variant: 'success' });
+  }
+
+  if (intent === 'deleteTeam') {
+    try {
+      const deleted = await deleteTeam(user, teamId);
+      const pins = deleted.keptPins === 1 ? 'Its pin stays' : `Its ${formatCount(deleted.keptPins)} pins stay`;
+      return redirectWithToast('/teams?tab=teams', {
+        title: 'Team deleted successfully!',
+        description: `${deleted.name} was deleted. ${deleted.keptPins ? `${pins} in the pin database without a team.` : ''}`.trim(),
+        variant: 'success',
+      });
+    } catch (error) {
+      if (!isAppError(error) || error.status >= 500) console.error(error);
+      const message = isAppError(error) && error.status < 500 ? error.message : 'Failed to delete team.';
+      return redirectWithToast('/teams?tab=teams', { title: 'Error deleting team', description: message, variant: 'destructive' });
+    }
+  }
+  throw json({ message: 'Unknown action' }, { status: 400 });
+}
+
+type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
+
 export default function Teams() {
-  const { signedIn } = useLoaderData<typeof loader>();
-  if (!signedIn) {
+  const data = useLoaderData<typeof loader>();
+  if (!data.signedIn) {
     return <SignInPrompt title="Team Access Required" description="Sign in to create and manage your teams." redirectTo="/teams" />;
   }
+  return <TeamManagement data={data} />;
+}
+
+/** The action's answer to this form: conform's reply, and the server's refusal message if any. */
+function useResult(intent: Intent): { lastResult?: SubmissionResult<string[]>; failure?: string } {
+  const actionData = useActionData<typeof action>();
+  if (!actionData || !('intent' in actionData) || actionData.intent !== intent) return {};
+  return { lastResult: actionData.lastResult as SubmissionResult<string[]>, failure: 'failure' in actionData ? String(actionData.failure || '') || undefined : undefined };
+}
+
+function TeamManagement({ data }: { data: Loaded }) {
   return (
-    <div>
-      <h1 className="text-2xl font-bold text-slate-900">Team Management</h1>
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Team Management</h1>
+        <p className="mt-1 text-slate-600">Create teams, build rosters, add coaches and make your team's trading pins.</p>
+      </div>
+      <nav aria-label="Team management sections" className="flex gap-1 overflow-x-auto border-b border-slate-200">
+        {TABS.map((t) => (
+          <Link
+            key={t.key}
+            to={`?tab=${t.key}`}
+            preventScrollReset
+            aria-current={t.key === data.tab ? 'page' : undefined}
+            className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-2.5 py-2 text-sm font-semibold sm:px-4 ${
+              t.key === data.tab ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
+            }`}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      {data.tab === 'teams' ? <TeamsTab data={data} /> : null}
+      {data.tab === 'players' ? <PlayersTab data={data} /> : null}
+      {data.tab === 'coaches' ? <CoachesTab data={data} /> : null}
+      {data.tab === 'pins' ? <PinsTab data={data} /> : null}
+    </div>
+  );
+}
+
+function NeedsTeam({ data }: { data: Loaded }) {
+  return (
+    <EmptyNote title="No team to manage yet">
+      {data.canCreate ? (
+        <>
+          <Link to="?tab=teams" className="font-semibold text-brand-700 underline">
+            Create a team
+          </Link>{' '}
+          first; then add its players, coaches and pins here.
+        </>
+      ) : (
+        'Only a team’s manager adds players, coaches and pins. Ask your team manager.'
+      )}
+    </EmptyNote>
+  );
+}
+
+function TeamSelect({ field, teams }: { field: Parameters<typeof getSelectProps>[0]; teams: Loaded['managed'] }) {
+  const { key, ...props } = getSelectProps(field);
+  return (
+    <select key={key} {...props} className="input">
+      <option value="">Select a team</option>
+      {teams.map((t) => (
+        <option key={t.id} value={t.id}>
+          {t.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The form's intent (hidden) and its submit button, which reads as pending while it is sent. */
+function Submit({ intent, children, pending }: { intent: Intent; children: string; pending: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+    <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
+        {busy ? pending : children}
+      </button>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------- Teams tab
+
+function TeamsTab({ data }: { data: Loaded }) {
+  const { lastResult, failure } = useResult('createTeam');
+  const [form, fields] = useForm({
+    id: 'create-team',
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTeamSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
+  const { key: locKey, ...locProps } = getInputProps(fields.location, { type: 'text' });
+  const { key: descKey, ...descProps } = getTextareaProps(fields.description);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+      {data.canCreate ? (
+        <section aria-labelledby="create-team-heading" className="card h-fit p-4 sm:p-5">
+          <h2 id="create-team-heading" className="mb-3 text-lg font-semibold text-slate-900">
+            Create Team
+          </h2>
+          <Form method="post" {...getFormProps(form)} className="space-y-4">
+            <FormFailure title="Error creating team" errors={failure ? [failure] : form.errors} id={form.errorId} />
+            <Labelled label="Team Name" field={fields.name}>
+              <input key={nameKey} {...nameProps} className="input" placeholder="e.g. Springfield Thunder 12U" />
+            </Labelled>
+            <Labelled label="Description" field={fields.description}>
+              <textarea key={descKey} {...descProps} rows={3} className="input" />
+            </Labelled>
+            <Labelled label="Location" field={fields.location}>
+              <input key={locKey} {...locProps} className="input" placeholder="City, State" />
+            </Labelled>
+            <Submit intent="createTeam" pending="Creating...">
+              Create Team
+            </Submit>
+          </Form>
+        </section>
+      ) : null}
+      <section aria-labelledby="my-teams-heading" className={data.canCreate ? '' : 'lg:col-span-2'}>
+        <h2 id="my-teams-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          My Teams
+        </h2>
+        {data.teams.length === 0 ? (
+          <EmptyNote title="No teams yet">
+            {data.canCreate ? 'Create your first team to start its roster.' : 'When a team manager adds you to a team, it shows here.'}
+          </EmptyNote>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2">
+            {data.teams.map((team) => (
+              <li key={team.id}>
+                <TeamCard team={team} confirmOpen={data.confirmDeleteId === team.id} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function TeamCard({ team, confirmOpen }: { team: TeamSummary; confirmOpen: boolean }) {
+  const isManager = team.relation === 'manager';
+  const [logoError, setLogoError] = useState<{ title: string; description: string } | null>(null);
+  return (
+    <article className="card flex h-full flex-col gap-3 p-4" data-testid="team-card">
+      <div className="flex items-start gap-3">
+        <TeamLogo name={team.name} src={team.logoThumbUrl} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="truncate text-base font-semibold text-slate-900">
+              <Link to={`/teams/${team.id}`} className="hover:underline">
+                {team.name}
+              </Link>
+            </h3>
+            {isManager ? <span className="badge bg-brand-100 text-brand-800">Manager</span> : null}
+          </div>
+          {team.location ? <p className="text-sm text-slate-600">{team.location}</p> : null}
+          <p className="text-xs text-slate-500">
+            {formatCount(team.memberCount)} {team.memberCount === 1 ? 'member' : 'members'}
+          </p>
+        </div>
+      </div>
+      {team.description ? <p className="line-clamp-3 text-sm text-slate-700">{team.description}</p> : null}
+      <div className="mt-auto flex flex-wrap gap-2">
+        <Link to={`/teams/${team.id}`} className="btn-secondary">
+          View Team
+        </Link>
+        {isManager ? (
+          <ConfirmStep
+            trigger="Delete"
+            title="Delete Team"
+            description={
+              <>
+                <p>Are you sure you want to delete this team? This action cannot be undone.</p>
+                <p className="mt-2">
+                  {team.name}’s roster and staff are removed. Its pins stay in the pin database, without a team.
+                </p>
+              </>
+            }
+            confirmLabel="Delete"
+            pendingLabel="Deleting..."
+            fields={{ intent: 'deleteTeam', teamId: team.id }}
+            href={`/teams?tab=teams&confirm=delete&team=${encodeURIComponent(team.id)}`}
+            closeHref="/teams?tab=teams"
+            serverOpen={confirmOpen}
+            danger
+          />
+        ) : null}
+      </div>
+      {isManager ? (
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          className="space-y-2 border-t border-slate-100 pt-3"
+          onSubmit={(event) => {
+            // the same checks as the server, before a slow upload
+            const input = event.currentTarget.elements.namedItem('logo') as HTMLInputElement | null;
+            const file = input?.files?.[0];
+            const problem = !file || !file.type.startsWith('image/')
+              ? { title: 'Invalid file type', description: 'Please select an image file.' }
+              : file.size > 5 * 1024 * 1024
+                ? { title: 'File too large', description: 'Please select an image smaller than 5MB.' }
+                : null;
+            setLogoError(problem);
+            if (problem) event.preventDefault();
+          }}
+        >
+          <input type="hidden" name="teamId" value={team.id} />
+          <label htmlFor={`logo-${team.id}`} className="label">
+            Team Logo
+          </label>
+          <input
+            id={`logo-${team.id}`}
+            type="file"
+            name="logo"
+            accept="image/*"
+            aria-describedby={`logo-hint-${team.id}`}
+            className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-semibold"
+          />
+          <p id={`logo-hint-${team.id}`} className="text-xs text-slate-500">
+            {LOGO_HINT}
+          </p>
+          {logoError ? <FormFailure title={logoError.title} errors={[logoError.description]} /> : null}
+          <Submit intent="uploadLogo" pending="Uploading...">
+            Upload Logo
+          </Submit>
+        </Form>
+      ) : null}
+    </article>
+  );
+}
+
+// ---------------------------------------------------------------- Players tab
+
+function PlayersTab({ data }: { data: Loaded }) {
+  const { lastResult, failure } = useResult('addPlayer');
+  const [form, fields] = useForm({
+    id: 'add-player',
+    lastResult,
+    defaultValue: { teamId: data.defaultTeamId },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addPlayerSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  if (data.managed.length === 0) return <NeedsTeam data={data} />;
+  const { key: nameKey, ...nameProps } = getInputProps(fields.playerName, { type: 'text' });
+  const { key: posKey, ...posProps } = getSelectProps(fields.position);
+  const { key: numKey, ...numProps } = getInputProps(fields.jerseyNumber, { type: 'text' });
+  return (
+    <section aria-labelledby="add-player-heading" className="card max-w-xl p-4 sm:p-5">
+      <h2 id="add-player-heading" className="mb-3 text-lg font-semibold text-slate-900">
+        Add Player
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormFailure title="Error adding player" errors={failure ? [failure] : form.errors} id={form.errorId} />
+        <Labelled label="Team" field={fields.teamId}>
+          <TeamSelect field={fields.teamId} teams={data.managed} />
+        </Labelled>
+        <Labelled label="Player Name" field={fields.playerName}>
+          <input key={nameKey} {...nameProps} className="input" autoComplete="off" />
+        </Labelled>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Labelled label="Position" field={fields.position}>
+            <select key={posKey} {...posProps} className="input">
+              <option value="">Select position</option>
+              {POSITIONS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </Labelled>
+          <Labelled label="Jersey Number" field={fields.jerseyNumber}>
+            <input key={numKey} {...numProps} className="input" inputMode="numeric" autoComplete="off" maxLength={3} />
+          </Labelled>
+        </div>
+        <Submit intent="addPlayer" pending="Adding...">
+          Add Player
+        </Submit>
+      </Form>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------- Coaches tab
+
+function CoachesTab({ data }: { data: Loaded }) {
+  const { lastResult, failure } = useResult('addStaff');
+  const [form, fields] = useForm({
+    id: 'add-staff',
+    lastResult,
+    defaultValue: { teamId: data.defaultTeamId, role: 'assistant_coach' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addStaffSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  if (data.managed.length === 0) return <NeedsTeam data={data} />;
+  const { key: nameKey, ...nameProps } = getInputProps(fields.userName, { type: 'text', ariaDescribedBy: `${fields.userName.id}-hint` });
+  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
+  return (
+    <section aria-labelledby="add-staff-heading" className="card max-w-xl p-4 sm:p-5">
+      <h2 id="add-staff-heading" className="mb-3 text-lg font-semibold text-slate-900">
+        Add Assistant Coach
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormFailure title="Error adding staff member" errors={failure ? [failure] : form.errors} id={form.errorId} />
+        <Labelled label="Team" field={fields.teamId}>
+          <TeamSelect field={fields.teamId} teams={data.managed} />
+        </Labelled>
+        <Labelled label="Coach Name" field={fields.userName} hint="Their PinDex e-mail or display name: the coach needs an account, and then sees the team in their own Teams page.">
+          <input key={nameKey} {...nameProps} className="input" autoComplete="off" />
+        </Labelled>
+        <Labelled label="Role" field={fields.role}>
+          <select key={roleKey} {...roleProps} className="input">
+            <option value="assistant_coach">Assistant Coach</option>
+          </select>
+        </Labelled>
+        <Submit intent="addStaff" pending="Adding...">
+          Add Coach
+        </Submit>
+      </Form>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------- Pin Inventory tab
+
+function PinsTab({ data }: { data: Loaded }) {
+  const { lastResult, failure } = useResult('createPin');
+  const [form, fields] = useForm({
+    id: 'create-team-pin',
+    lastResult,
+    defaultValue: { teamId: data.defaultTeamId },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTeamPinSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
+  const { key: qtyKey, ...qtyProps } = getInputProps(fields.totalQuantity, { type: 'number' });
+  const { key: yearKey, ...yearProps } = getInputProps(fields.year, { type: 'number' });
+  const { key: eventKey, ...eventProps } = getInputProps(fields.event, { type: 'text' });
+  const { key: descKey, ...descProps } = getTextareaProps(fields.description);
+  const [tooMany, setTooMany] = useState(false);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+      {data.managed.length === 0 ? (
+        <NeedsTeam data={data} />
+      ) : (
+        <section aria-labelledby="create-pin-heading" className="card h-fit p-4 sm:p-5">
+          <h2 id="create-pin-heading" className="mb-3 text-lg font-semibold text-slate-900">
+            Create Team Pin
+          </h2>
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+            <FormFailure title="Error creating pin" errors={failure ? [failure] : form.errors} id={form.errorId} />
+            <Labelled label="Team" field={fields.teamId}>
+              <TeamSelect field={fields.teamId} teams={data.managed} />
+            </Labelled>
+            <Labelled label="Pin Name" field={fields.name}>
+              <input key={nameKey} {...nameProps} className="input" />
+            </Labelled>
+            <Labelled label="Description" field={fields.description}>
+              <textarea key={descKey} {...descProps} rows={3} className="input" />
+            </Labelled>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Labelled label="Total Quantity" field={fields.totalQuantity}>
+                <input key={qtyKey} {...qtyProps} className="input" inputMode="numeric" placeholder="e.g. 1500" />
+              </Labelled>
+              <Labelled label="Year" field={fields.year}>
+                <input key={yearKey} {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${new Date().getFullYear()}`} />
+              </Labelled>
+            </div>
+            <Labelled label="Event" field={fields.event}>
+              <input key={eventKey} {...eventProps} className="input" placeholder="e.g. Cooperstown Dreams Park" />
+            </Labelled>
+            <div>
+              <label htmlFor="team-pin-images" className="label">
+                Photos
+              </label>
+              <input
+                id="team-pin-images"
+                type="file"
+                name="images"
+                accept="image/*"
+                multiple
+                aria-describedby="team-pin-images-hint"
+                onChange={(e) => setTooMany((e.currentTarget.files?.length ?? 0) > MAX_PIN_PHOTOS)}
+                className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-semibold"
+              />
+              <p id="team-pin-images-hint" className="mt-1 text-xs text-slate-500">
+                Up to {MAX_PIN_PHOTOS} photos; the first is the main one. The photos make the pin identifiable.
+              </p>
+              {tooMany ? <p className="mt-1 text-sm text-amber-700">Only the first {MAX_PIN_PHOTOS} photos are kept.</p> : null}
+            </div>
+            <Submit intent="createPin" pending="Creating...">
+              Create Pin
+            </Submit>
+          </Form>
+        </section>
+      )}
+      <section aria-labelledby="team-pins-heading">
+        <h2 id="team-pins-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          Team Pins
+        </h2>
+        {data.teamPins.length === 0 ? (
+          <EmptyNote title="No team pins yet">Pins made for your teams show here, and open their page in the pin database.</EmptyNote>
+        ) : (
+          <PinGrid pins={data.teamPins} className="grid-cols-1 min-[420px]:grid-cols-2 md:grid-cols-3" />
+        )}
+      </section>
     </div>
   );
 }

@@ -1,24 +1,350 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { canManageTeam } from '~/auth/permissions';
+import { ConfirmStep } from '~/components/ui/confirm-step';
+import { PinGrid, toCardData } from '~/components/pin-grid';
+import { EmptyNote, FormFailure, Labelled, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
+import { editPlayerFormSchema, POSITIONS } from '~/forms/teams';
+import { replyWithServiceError } from '~/http/form-reply.server';
 import { requireUserOr404 } from '~/http/guards.server';
+import { rethrowAsPageError } from '~/http/page.server';
+import { redirectWithToast } from '~/http/toast.server';
+import { isAppError } from '~/services/errors';
+import { getTeamDetails, listTeamPins, removePlayer, updatePlayer } from '~/services/teams.server';
+import type { RosterEntry } from '~/types/teams';
+import { formatCount, formatDate } from '~/utils/format';
 
-export const meta: MetaFunction = () => [{ title: 'Team | PinDex' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data && data.state === 'ok' ? `${data.details.team.name} | PinDex` : data?.state === 'notFound' ? 'Team Not Found | PinDex' : 'Team | PinDex' },
+];
 
 // Team detail is not registered for signed-out visitors: they get the 404 page.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUserOr404(request);
-  return json({ id: params.id ?? '' });
+  const user = await requireUserOr404(request);
+  const url = new URL(request.url);
+  const id = params.id ?? '';
+  let details;
+  let pins;
+  try {
+    details = await getTeamDetails(user, id);
+    pins = await listTeamPins(user, id);
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) return json({ state: 'notFound' as const }, { status: 404 });
+    if (isAppError(error)) rethrowAsPageError(error);
+    console.error(error);
+    return json({ state: 'error' as const }, { status: 500 });
+  }
+  const canManage = canManageTeam(user, details.team);
+  const tab = url.searchParams.get('tab') === 'staff' ? 'staff' : 'players';
+  const onRoster = (rosterId: string | null) => (rosterId && details.roster.some((r) => r.id === rosterId) ? rosterId : null);
+  return json({
+    state: 'ok' as const,
+    details,
+    pins: pins.map(toCardData),
+    canManage,
+    tab,
+    // the server-rendered steps (no JavaScript): 'Edit Player Details' and the remove confirmation
+    editId: canManage ? onRoster(url.searchParams.get('edit')) : null,
+    removeId: canManage && url.searchParams.get('confirm') === 'remove' ? onRoster(url.searchParams.get('player')) : null,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserOr404(request);
+  const teamId = params.id ?? '';
+  const here = `/teams/${teamId}?tab=players`;
+  const form = await request.formData().catch(() => null);
+  if (!form) throw json({ message: 'The form could not be read' }, { status: 400 });
+  const intent = form.get('intent');
+
+  if (intent === 'updatePlayer') {
+    const submission = parseWithZod(form, { schema: editPlayerFormSchema });
+    if (submission.status !== 'success') return json({ intent: 'updatePlayer' as const, lastResult: submission.reply() }, { status: 400 });
+    const { rosterId, position, jerseyNumber, isActive } = submission.value;
+    try {
+      // the form sends every field: an empty one is cleared
+      const player = await updatePlayer(user, teamId, rosterId, { position: position ?? null, jerseyNumber: jerseyNumber ?? null, isActive });
+      return redirectWithToast(here, { title: 'Player updated successfully!', description: `${player.playerName} was saved.`, variant: 'success' });
+    } catch (error) {
+      if (isAppError(error) && (error.status === 400 || error.status === 409)) {
+        return replyWithServiceError(submission, error, { extra: { intent: 'updatePlayer' as const }, refusalAsFormError: true });
+      }
+      return redirectWithToast(here, { title: 'Error updating player', description: failure(error, 'Failed to update player.'), variant: 'destructive' });
+    }
+  }
+
+  if (intent === 'removePlayer') {
+    try {
+      const removed = await removePlayer(user, teamId, String(form.get('rosterId') ?? ''));
+      return redirectWithToast(here, { title: 'Player removed successfully!', description: `${removed.playerName} left the roster.`, variant: 'success' });
+    } catch (error) {
+      return redirectWithToast(here, { title: 'Error removing player', description: failure(error, 'Failed to remove player.'), variant: 'destructive' });
+    }
+  }
+  throw json({ message: 'Unknown action' }, { status: 400 });
+}
+
+function failure(error: unknown, fallback: string): string {
+  if (isAppError(error) && error.status < 500) return error.message;
+  console.error(error);
+  return fallback;
+}
+
+type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { state: 'ok' }>;
+
+function BackToTeams() {
+  return (
+    <Link to="/teams" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
+      <span aria-hidden="true">←</span> Back to Teams
+    </Link>
+  );
 }
 
 export default function TeamDetail() {
-  useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  if (data.state === 'notFound') {
+    return (
+      <div className="mx-auto max-w-lg py-16 text-center">
+        <h1 className="text-2xl font-bold text-slate-900">Team Not Found</h1>
+        <p className="mt-2 text-slate-600">This team does not exist or was deleted.</p>
+        <Link to="/teams" className="btn-primary mt-6">
+          Back to Teams
+        </Link>
+      </div>
+    );
+  }
+  if (data.state === 'error') {
+    return (
+      <div className="mx-auto max-w-lg py-16 text-center">
+        <h1 className="text-2xl font-bold text-slate-900">Unable to Load Team</h1>
+        <p className="mt-2 text-slate-600">Failed to fetch team details. Please try again.</p>
+        <div className="mt-6 flex justify-center gap-3">
+          <a href="" className="btn-primary">
+            Try Again
+          </a>
+          <Link to="/teams" className="btn-secondary">
+            Back to Teams
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return <TeamView data={data} />;
+}
+
+function TeamView({ data }: { data: Loaded }) {
+  const { team, roster, staff } = data.details;
+  const members = roster.length + staff.length;
+  const tabs = [
+    { key: 'players', label: 'Players', count: roster.length },
+    { key: 'staff', label: 'Staff', count: staff.length },
+  ];
   return (
-    <div>
-      <Link to="/teams" className="btn-secondary">
-        Back to Teams
-      </Link>
-      <h1 className="mt-4 text-2xl font-bold text-slate-900">Team Details</h1>
+    <article className="space-y-6">
+      <BackToTeams />
+      <header className="card flex flex-col gap-4 p-4 sm:flex-row sm:items-start sm:p-6">
+        <TeamLogo name={team.name} src={team.logoThumbUrl} size={80} />
+        <div className="min-w-0 flex-1 space-y-2">
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{team.name}</h1>
+          <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">
+            {team.location ? (
+              <div>
+                <dt className="sr-only">Location</dt>
+                <dd>{team.location}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt className="inline">Created </dt>
+              <dd className="inline">{formatDate(team.createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="inline">Manager: </dt>
+              <dd className="inline font-medium text-slate-900">{team.managerName ?? '-'}</dd>
+            </div>
+            <div>
+              <dt className="sr-only">Total members</dt>
+              <dd data-testid="member-count">
+                {formatCount(members)} {members === 1 ? 'member' : 'members'}
+              </dd>
+            </div>
+          </dl>
+          {team.description ? <p className="whitespace-pre-line text-slate-700">{team.description}</p> : null}
+        </div>
+      </header>
+
+      <nav aria-label="Team members" className="flex gap-1 border-b border-slate-200">
+        {tabs.map((t) => (
+          <Link
+            key={t.key}
+            to={`?tab=${t.key}`}
+            preventScrollReset
+            aria-current={t.key === data.tab ? 'page' : undefined}
+            className={`-mb-px inline-flex items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold sm:px-4 ${
+              t.key === data.tab ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
+            }`}
+          >
+            {t.label} <span className="badge bg-slate-100 text-slate-700">{formatCount(t.count)}</span>
+          </Link>
+        ))}
+      </nav>
+
+      {data.tab === 'players' ? <PlayersList data={data} /> : <StaffList data={data} />}
+
+      <section aria-labelledby="team-pins-heading" className="space-y-3">
+        <h2 id="team-pins-heading" className="text-lg font-semibold text-slate-900">
+          Team Pins
+        </h2>
+        {data.pins.length === 0 ? (
+          <EmptyNote title="No team pins yet">{data.canManage ? <Link to="/teams?tab=pins" className="font-semibold text-brand-700 underline">Create the team’s first pin</Link> : 'The team’s pins show here once its manager adds them.'}</EmptyNote>
+        ) : (
+          <PinGrid pins={data.pins} />
+        )}
+      </section>
+    </article>
+  );
+}
+
+function PlayersList({ data }: { data: Loaded }) {
+  const { roster } = data.details;
+  const editing = roster.find((r) => r.id === data.editId);
+  const here = `/teams/${data.details.team.id}?tab=players`;
+  if (roster.length === 0) {
+    return (
+      <EmptyNote title="No players yet">
+        {data.canManage ? (
+          <Link to={`/teams?tab=players&team=${data.details.team.id}`} className="font-semibold text-brand-700 underline">
+            Add the first player
+          </Link>
+        ) : (
+          'The roster shows here once the manager adds players.'
+        )}
+      </EmptyNote>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      {editing ? <EditPlayer player={editing} cancelHref={here} /> : null}
+      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" aria-label="Roster">
+        {roster.map((p) => (
+          <li key={p.id} className="flex flex-wrap items-center gap-3 p-3 sm:flex-nowrap" data-testid="roster-row">
+            <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-slate-100 text-sm font-bold text-slate-800" aria-label={p.jerseyNumber ? `Jersey number ${p.jerseyNumber}` : 'No jersey number'}>
+              {p.jerseyNumber ?? '–'}
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="font-semibold text-slate-900">{p.playerName}</p>
+              <p className="text-sm text-slate-600">
+                {p.position ?? 'No position'} · Joined {formatDate(p.joinedAt)}
+              </p>
+            </div>
+            <StatusBadge active={p.isActive} />
+            {data.canManage ? (
+              <div className="flex w-full gap-2 sm:w-auto">
+                <Link to={`${here}&edit=${p.id}`} className="btn-secondary" preventScrollReset aria-label={`Edit ${p.playerName}`}>
+                  Edit
+                </Link>
+                <ConfirmStep
+                  trigger="Remove"
+                  triggerClassName="btn-secondary text-red-700"
+                  title="Remove Player"
+                  description={`Are you sure you want to remove ${p.playerName} from the roster?`}
+                  confirmLabel="Remove"
+                  pendingLabel="Removing..."
+                  fields={{ intent: 'removePlayer', rosterId: p.id }}
+                  href={`${here}&confirm=remove&player=${p.id}`}
+                  closeHref={here}
+                  serverOpen={data.removeId === p.id}
+                  danger
+                />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
     </div>
+  );
+}
+
+function StaffList({ data }: { data: Loaded }) {
+  const { staff } = data.details;
+  if (staff.length === 0) return <EmptyNote title="No staff yet" />;
+  return (
+    <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" aria-label="Staff">
+      {staff.map((s) => (
+        <li key={s.id} className="flex flex-wrap items-center gap-3 p-3">
+          <div className="min-w-0 flex-1">
+            <p className="font-semibold text-slate-900">{s.userName}</p>
+            <p className="text-sm capitalize text-slate-600">
+              {roleLabel(s.role)} <span className="normal-case">· Joined {formatDate(s.joinedAt)}</span>
+            </p>
+          </div>
+          <StatusBadge active={s.isActive} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * 'Edit Player Details': a step at its own URL (?edit={rosterId}), rendered by the server, so it
+ * works without JavaScript; saving is the confirmation, Cancel goes back to the roster.
+ */
+function EditPlayer({ player, cancelHref }: { player: RosterEntry; cancelHref: string }) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const lastResult = actionData && 'intent' in actionData && actionData.intent === 'updatePlayer' ? (actionData.lastResult as SubmissionResult<string[]>) : undefined;
+  const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'updatePlayer';
+  const [form, fields] = useForm({
+    id: `edit-player-${player.id}`,
+    lastResult,
+    defaultValue: { rosterId: player.id, position: player.position ?? '', jerseyNumber: player.jerseyNumber ?? '', isActive: player.isActive ? 'on' : '' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: editPlayerFormSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  const { key: posKey, ...posProps } = getSelectProps(fields.position);
+  const { key: numKey, ...numProps } = getInputProps(fields.jerseyNumber, { type: 'text' });
+  const { key: activeKey, ...activeProps } = getInputProps(fields.isActive, { type: 'checkbox' });
+  return (
+    <section role="dialog" aria-labelledby="edit-player-title" className="card border-brand-200 p-4 sm:p-5">
+      <h2 id="edit-player-title" className="text-lg font-semibold text-slate-900">
+        Edit Player Details
+      </h2>
+      <p className="mb-3 text-sm text-slate-600">{player.playerName}</p>
+      <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
+        <input type="hidden" name="intent" value="updatePlayer" />
+        <input type="hidden" name="rosterId" value={player.id} />
+        <FormFailure title="Error updating player" errors={form.errors} id={form.errorId} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Labelled label="Position" field={fields.position}>
+            <select key={posKey} {...posProps} className="input">
+              <option value="">No position</option>
+              {POSITIONS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </Labelled>
+          <Labelled label="Jersey Number" field={fields.jerseyNumber}>
+            <input key={numKey} {...numProps} className="input" inputMode="numeric" maxLength={3} placeholder="None" />
+          </Labelled>
+        </div>
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
+          <input key={activeKey} {...activeProps} className="h-4 w-4 rounded border-slate-300" />
+          Active
+        </label>
+        <div className="flex justify-end gap-3">
+          <Link to={cancelHref} className="btn-secondary" preventScrollReset>
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? 'Saving...' : 'Save Changes'}
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX `rosters_team_jersey_active_unique` ON `rosters` (`team_id`,`jersey_number`) WHERE is_active = 1 and jersey_number is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX `staff_team_user_unique` ON `staff` (`team_id`,`user_id`) WHERE user_id is not null;
