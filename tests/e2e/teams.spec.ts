@@ -1,11 +1,11 @@
 /**
  * The Teams area as a manager, a coach and a player use it, with JavaScript on and off: /teams
  * (four tabs, their forms and lists, logo, delete with its confirm step) and /teams/{id}.
- * Both projects share one server and database, so each names what it creates after itself.
+ * Each worker has its own server and database; each project still names what it creates after itself.
  */
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { DEMO, signIn } from './support';
+import { expect as baseExpect, test } from './support';
 
 const DEMO_TEAM = 'Springfield Thunder 12U';
 // a form's answer (a sign-in's scrypt, an image's encoding) beside the other engineers' runs on two cores
@@ -21,9 +21,9 @@ const tabs = (page: Page) => page.getByRole('navigation', { name: 'Team manageme
 test.describe.configure({ timeout: 120_000 });
 
 test.describe('Teams as the manager', () => {
-  test('create a team, upload its logo, delete it with its confirm step', async ({ page }, info) => {
+  test('create a team, upload its logo, delete it with its confirm step', async ({ page, signInAs }, info) => {
     const name = `Harbor Hawks ${info.project.name}`;
-    await signIn(page, DEMO.manager);
+    await signInAs('manager');
     await page.goto('/teams');
     await expect(page.getByRole('heading', { name: 'Team Management' })).toBeVisible();
     for (const tab of ['Teams', 'Players', 'Coaches', 'Pin Inventory']) await expect(tabs(page).getByRole('link', { name: tab, exact: true })).toBeVisible();
@@ -66,10 +66,10 @@ test.describe('Teams as the manager', () => {
     await expect(page.getByTestId('team-card').filter({ hasText: name })).toHaveCount(0);
   });
 
-  test('add a player, a coach and a team pin through the tabs', async ({ page }, info) => {
+  test('add a player, a coach and a team pin through the tabs', async ({ page, signInAs }, info) => {
     const js = info.project.name === 'js';
     const player = `Riley Quinn ${info.project.name}`;
-    await signIn(page, DEMO.manager);
+    await signInAs('manager');
 
     await page.goto('/teams?tab=players');
     await page.getByLabel('Team', { exact: true }).selectOption({ label: DEMO_TEAM });
@@ -115,9 +115,9 @@ test.describe('Teams as the manager', () => {
     await expect(page.getByRole('heading', { name: pinName })).toBeVisible();
   });
 
-  test('team detail: header, tabs with counts, edit and remove a player', async ({ page }, info) => {
+  test('team detail: header, tabs with counts, edit and remove a player', async ({ page, signInAs }, info) => {
     const player = `Drew Hale ${info.project.name}`;
-    await signIn(page, DEMO.manager);
+    await signInAs('manager');
     await page.goto('/teams?tab=players');
     await page.getByLabel('Team', { exact: true }).selectOption({ label: DEMO_TEAM });
     await page.getByLabel('Player Name').fill(player);
@@ -165,14 +165,14 @@ test.describe('Teams as the manager', () => {
 });
 
 test.describe('Teams as others', () => {
-  test('a player sees their team without the manager controls; unknown teams and visitors', async ({ page }) => {
+  test('a player sees their team without the manager controls; unknown teams and visitors', async ({ page, signInAs }) => {
     await page.goto('/teams');
     await expect(page.getByRole('heading', { name: 'Team Access Required' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign In to Continue' })).toBeVisible();
     const visitor = await page.goto('/teams/anything');
     expect(visitor?.status()).toBe(404);
 
-    await signIn(page, DEMO.player);
+    await signInAs('player');
     await page.goto('/teams');
     const card = page.getByTestId('team-card').filter({ hasText: DEMO_TEAM });
     await expect(card).toBeVisible();
