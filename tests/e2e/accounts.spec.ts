@@ -29,6 +29,9 @@ async function openAccountMenu(page: Page) {
 
 test.describe('account life cycle', () => {
   test('create an account, onboarding on every path, sign out, wrong password, sign in', async ({ page, request }) => {
+    // a long walk through many pages (and photos): beside the server and the other worker on two
+    // busy cores it has taken longer than the default 45 s
+    test.setTimeout(90_000);
     const email = `new-${uid()}@example.test`;
     await createAccount(page, { email, firstName: 'Robin', lastName: 'Tester' });
 

@@ -67,6 +67,9 @@ test('home: the three tabs are links with counts, up to 4 cards each, and the co
 });
 
 test('browse: search, rarity and organization filters live in the URL; Load More Pins pages', async ({ page, signInAs }, testInfo) => {
+  // a long walk through many pages (and photos): beside the server and the other worker on two
+  // busy cores it has taken longer than the default 45 s
+  test.setTimeout(90_000);
   const noJs = isNoJs(testInfo.project.name);
   const word = token();
   await signInAs('vendor');
@@ -179,6 +182,9 @@ test('pin detail: fields and formats, all photos viewable', async ({ page, signI
 });
 
 test('pin detail: the creator edits (with validation) and deletes behind a confirmation', async ({ page, signInAs }) => {
+  // a long walk through many pages (and photos): beside the server and the other worker on two
+  // busy cores it has taken longer than the default 45 s
+  test.setTimeout(90_000);
   const word = token();
   await signInAs('vendor');
   const pin = await apiCreatePin(page.request, { name: `${word} Editable`, organizationName: `Edit Org ${word}`, description: 'Before', totalQuantity: '500' });

@@ -26,6 +26,9 @@ async function identifyWith(page: Page, file: { name: string; mimeType: string; 
 }
 
 test('no match → a vendor adds the pin from the result → the next photo identifies it', async ({ page, signInAs }) => {
+  // a long walk through many pages (and photos): beside the server and the other worker on two
+  // busy cores it has taken longer than the default 45 s
+  test.setTimeout(90_000);
   const noJs = isNoJs(test.info().project.name);
   const seed = uniqueSeed();
   const name = `E2E Identify Hawks ${seed}`;
@@ -56,7 +59,8 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await page.getByLabel('Total quantity').fill('100');
   await page.getByLabel('Year').fill('2024');
   await page.getByRole('button', { name: 'Add Pin to Database' }).click();
-  await expect(page).toHaveURL(/\/pins\/[a-z0-9]+$/);
+  // the new pin's photo is indexed for identification before the answer
+  await expect(page).toHaveURL(/\/pins\/[a-z0-9]+$/, ANSWERED);
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
 
   // identifiable at once, without a restart
@@ -99,6 +103,9 @@ test('no match → a vendor adds the pin from the result → the next photo iden
 });
 
 test('near-identical pins: the ones it cannot tell apart to choose from, apart from pins only similar; the choice names the pin', async ({ page, signInAs }) => {
+  // a long walk through many pages (and photos): beside the server and the other worker on two
+  // busy cores it has taken longer than the default 45 s
+  test.setTimeout(90_000);
   const noJs = isNoJs(test.info().project.name);
   const seed = uniqueSeed();
   await signInAs('vendor');
