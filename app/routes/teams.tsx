@@ -8,7 +8,8 @@ import { canCreateTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid, toCardData } from '~/components/pin-grid';
 import { SignInPrompt } from '~/components/sign-in-prompt';
-import { EmptyNote, FormFailure, Labelled, TeamLogo } from '~/components/teams';
+import { EmptyNote, TeamLogo } from '~/components/teams';
+import { FieldFrame, FormErrors } from '~/components/ui/field';
 import { addPlayerSchema, addStaffSchema, createTeamPinSchema, createTeamSchema, MAX_PIN_PHOTOS, POSITIONS } from '~/forms/teams';
 import { readFormData } from '~/http/body.server';
 import { replyWithServiceError } from '~/http/form-reply.server';
@@ -290,16 +291,16 @@ function TeamsTab({ data }: { data: Loaded }) {
             Create Team
           </h2>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
-            <FormFailure title="Error creating team" errors={failure ? [failure] : form.errors} id={form.errorId} />
-            <Labelled label="Team Name" field={fields.name}>
+            <FormErrors title="Error creating team" errors={failure ? [failure] : form.errors} id={form.errorId} />
+            <FieldFrame label="Team Name" field={fields.name}>
               <input key={nameKey} {...nameProps} className="input" placeholder="e.g. Springfield Thunder 12U" />
-            </Labelled>
-            <Labelled label="Description" field={fields.description}>
+            </FieldFrame>
+            <FieldFrame label="Description" field={fields.description}>
               <textarea key={descKey} {...descProps} rows={3} className="input" />
-            </Labelled>
-            <Labelled label="Location" field={fields.location}>
+            </FieldFrame>
+            <FieldFrame label="Location" field={fields.location}>
               <input key={locKey} {...locProps} className="input" placeholder="City, State" />
-            </Labelled>
+            </FieldFrame>
             <Submit intent="createTeam" pending="Creating...">
               Create Team
             </Submit>
@@ -410,7 +411,7 @@ function TeamCard({ team, confirmOpen }: { team: TeamSummary; confirmOpen: boole
           <p id={`logo-hint-${team.id}`} className="text-xs text-slate-500">
             {LOGO_HINT}
           </p>
-          {logoError ? <FormFailure title={logoError.title} errors={[logoError.description]} /> : null}
+          {logoError ? <FormErrors title={logoError.title} errors={[logoError.description]} /> : null}
           <Submit intent="uploadLogo" pending="Uploading...">
             Upload Logo
           </Submit>
@@ -442,15 +443,15 @@ function PlayersTab({ data }: { data: Loaded }) {
         Add Player
       </h2>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormFailure title="Error adding player" errors={failure ? [failure] : form.errors} id={form.errorId} />
-        <Labelled label="Team" field={fields.teamId}>
+        <FormErrors title="Error adding player" errors={failure ? [failure] : form.errors} id={form.errorId} />
+        <FieldFrame label="Team" field={fields.teamId}>
           <TeamSelect field={fields.teamId} teams={data.managed} />
-        </Labelled>
-        <Labelled label="Player Name" field={fields.playerName}>
+        </FieldFrame>
+        <FieldFrame label="Player Name" field={fields.playerName}>
           <input key={nameKey} {...nameProps} className="input" autoComplete="off" />
-        </Labelled>
+        </FieldFrame>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Labelled label="Position" field={fields.position}>
+          <FieldFrame label="Position" field={fields.position}>
             <select key={posKey} {...posProps} className="input">
               <option value="">Select position</option>
               {POSITIONS.map((p) => (
@@ -459,10 +460,10 @@ function PlayersTab({ data }: { data: Loaded }) {
                 </option>
               ))}
             </select>
-          </Labelled>
-          <Labelled label="Jersey Number" field={fields.jerseyNumber}>
+          </FieldFrame>
+          <FieldFrame label="Jersey Number" field={fields.jerseyNumber}>
             <input key={numKey} {...numProps} className="input" inputMode="numeric" autoComplete="off" maxLength={3} />
-          </Labelled>
+          </FieldFrame>
         </div>
         <Submit intent="addPlayer" pending="Adding...">
           Add Player
@@ -485,7 +486,7 @@ function CoachesTab({ data }: { data: Loaded }) {
     shouldRevalidate: 'onInput',
   });
   if (data.managed.length === 0) return <NeedsTeam data={data} />;
-  const { key: nameKey, ...nameProps } = getInputProps(fields.userName, { type: 'text', ariaDescribedBy: `${fields.userName.id}-hint` });
+  const { key: nameKey, ...nameProps } = getInputProps(fields.userName, { type: 'text', ariaDescribedBy: fields.userName.descriptionId });
   const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
   return (
     <section aria-labelledby="add-staff-heading" className="card max-w-xl p-4 sm:p-5">
@@ -493,18 +494,18 @@ function CoachesTab({ data }: { data: Loaded }) {
         Add Assistant Coach
       </h2>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormFailure title="Error adding staff member" errors={failure ? [failure] : form.errors} id={form.errorId} />
-        <Labelled label="Team" field={fields.teamId}>
+        <FormErrors title="Error adding staff member" errors={failure ? [failure] : form.errors} id={form.errorId} />
+        <FieldFrame label="Team" field={fields.teamId}>
           <TeamSelect field={fields.teamId} teams={data.managed} />
-        </Labelled>
-        <Labelled label="Coach Name" field={fields.userName} hint="Their PinDex e-mail or display name: the coach needs an account, and then sees the team in their own Teams page.">
+        </FieldFrame>
+        <FieldFrame label="Coach Name" field={fields.userName} description="Their PinDex e-mail or display name: the coach needs an account, and then sees the team in their own Teams page.">
           <input key={nameKey} {...nameProps} className="input" autoComplete="off" />
-        </Labelled>
-        <Labelled label="Role" field={fields.role}>
+        </FieldFrame>
+        <FieldFrame label="Role" field={fields.role}>
           <select key={roleKey} {...roleProps} className="input">
             <option value="assistant_coach">Assistant Coach</option>
           </select>
-        </Labelled>
+        </FieldFrame>
         <Submit intent="addStaff" pending="Adding...">
           Add Coach
         </Submit>
@@ -541,27 +542,27 @@ function PinsTab({ data }: { data: Loaded }) {
             Create Team Pin
           </h2>
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-            <FormFailure title="Error creating pin" errors={failure ? [failure] : form.errors} id={form.errorId} />
-            <Labelled label="Team" field={fields.teamId}>
+            <FormErrors title="Error creating pin" errors={failure ? [failure] : form.errors} id={form.errorId} />
+            <FieldFrame label="Team" field={fields.teamId}>
               <TeamSelect field={fields.teamId} teams={data.managed} />
-            </Labelled>
-            <Labelled label="Pin Name" field={fields.name}>
+            </FieldFrame>
+            <FieldFrame label="Pin Name" field={fields.name}>
               <input key={nameKey} {...nameProps} className="input" />
-            </Labelled>
-            <Labelled label="Description" field={fields.description}>
+            </FieldFrame>
+            <FieldFrame label="Description" field={fields.description}>
               <textarea key={descKey} {...descProps} rows={3} className="input" />
-            </Labelled>
+            </FieldFrame>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Labelled label="Total Quantity" field={fields.totalQuantity}>
+              <FieldFrame label="Total Quantity" field={fields.totalQuantity}>
                 <input key={qtyKey} {...qtyProps} className="input" inputMode="numeric" placeholder="e.g. 1500" />
-              </Labelled>
-              <Labelled label="Year" field={fields.year}>
+              </FieldFrame>
+              <FieldFrame label="Year" field={fields.year}>
                 <input key={yearKey} {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${new Date().getFullYear()}`} />
-              </Labelled>
+              </FieldFrame>
             </div>
-            <Labelled label="Event" field={fields.event}>
+            <FieldFrame label="Event" field={fields.event}>
               <input key={eventKey} {...eventProps} className="input" placeholder="e.g. Cooperstown Dreams Park" />
-            </Labelled>
+            </FieldFrame>
             <div>
               <label htmlFor="team-pin-images" className="label">
                 Photos

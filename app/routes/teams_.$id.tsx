@@ -6,7 +6,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { canManageTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid, toCardData } from '~/components/pin-grid';
-import { EmptyNote, FormFailure, Labelled, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
+import { EmptyNote, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
+import { FieldFrame, FormErrors } from '~/components/ui/field';
 import { editPlayerFormSchema, POSITIONS } from '~/forms/teams';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { requireUserOr404 } from '~/http/guards.server';
@@ -316,9 +317,9 @@ function EditPlayer({ player, cancelHref }: { player: RosterEntry; cancelHref: s
       <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
         <input type="hidden" name="intent" value="updatePlayer" />
         <input type="hidden" name="rosterId" value={player.id} />
-        <FormFailure title="Error updating player" errors={form.errors} id={form.errorId} />
+        <FormErrors title="Error updating player" errors={form.errors} id={form.errorId} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Labelled label="Position" field={fields.position}>
+          <FieldFrame label="Position" field={fields.position}>
             <select key={posKey} {...posProps} className="input">
               <option value="">No position</option>
               {POSITIONS.map((p) => (
@@ -327,10 +328,10 @@ function EditPlayer({ player, cancelHref }: { player: RosterEntry; cancelHref: s
                 </option>
               ))}
             </select>
-          </Labelled>
-          <Labelled label="Jersey Number" field={fields.jerseyNumber}>
+          </FieldFrame>
+          <FieldFrame label="Jersey Number" field={fields.jerseyNumber}>
             <input key={numKey} {...numProps} className="input" inputMode="numeric" maxLength={3} placeholder="None" />
-          </Labelled>
+          </FieldFrame>
         </div>
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
           <input key={activeKey} {...activeProps} className="h-4 w-4 rounded border-slate-300" />

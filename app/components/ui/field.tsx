@@ -23,6 +23,29 @@ export type FieldProps<Schema> = InputFieldProps<Schema> | CheckboxFieldProps<Sc
 const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(' ');
 
 /**
+ * The frame of a labelled control: the label above it, an optional description and the field's
+ * first error under it. Field uses it; a form that builds its own control (with props it needs to
+ * spread itself) wraps that control in it. The control should name `field.descriptionId` in its
+ * aria-describedby when a description is given.
+ */
+export function FieldFrame({ label, field, description, className, children }: { label: ReactNode; field: FieldMetadata<unknown> | FieldMetadata<never>; description?: ReactNode; className?: string; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="label">
+        {label}
+      </label>
+      {children}
+      {description ? (
+        <p id={field.descriptionId} className="mt-1 text-xs text-slate-500">
+          {description}
+        </p>
+      ) : null}
+      <FieldError field={field} />
+    </div>
+  );
+}
+
+/**
  * A labelled form control bound to a conform field: an input (any text-like type), a checkbox, a
  * select or a textarea, with an optional description and the field's first error under it. The
  * control is described by both (aria-describedby) and marked invalid while the error shows, with
@@ -41,30 +64,20 @@ export function Field<Schema>(props: FieldProps<Schema>) {
     const { as: _as, children, ...rest } = control;
     const { key, ...selectProps } = getSelectProps(field, { ariaDescribedBy });
     return (
-      <div className={className}>
-        <label htmlFor={field.id} className="label">
-          {label}
-        </label>
+      <FieldFrame label={label} field={field} description={description} className={className}>
         <select key={key} {...selectProps} {...rest} className={join('input', controlClassName)}>
           {children}
         </select>
-        {hint}
-        <FieldError field={field} />
-      </div>
+      </FieldFrame>
     );
   }
   if (control.as === 'textarea') {
     const { as: _as, ...rest } = control;
     const { key, ...textareaProps } = getTextareaProps(field, { ariaDescribedBy });
     return (
-      <div className={className}>
-        <label htmlFor={field.id} className="label">
-          {label}
-        </label>
+      <FieldFrame label={label} field={field} description={description} className={className}>
         <textarea key={key} {...textareaProps} {...rest} className={join('input', controlClassName)} />
-        {hint}
-        <FieldError field={field} />
-      </div>
+      </FieldFrame>
     );
   }
   if (control.type === 'checkbox') {
@@ -84,14 +97,9 @@ export function Field<Schema>(props: FieldProps<Schema>) {
   const { as: _as, type = 'text', ...rest } = control;
   const { key, ...inputProps } = getInputProps(field, { type, ariaDescribedBy });
   return (
-    <div className={className}>
-      <label htmlFor={field.id} className="label">
-        {label}
-      </label>
+    <FieldFrame label={label} field={field} description={description} className={className}>
       <input key={key} {...inputProps} {...rest} className={join('input', controlClassName)} />
-      {hint}
-      <FieldError field={field} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -105,11 +113,16 @@ export function FieldError({ field }: { field: { errors?: string[]; errorId: str
   );
 }
 
-/** The form's own errors (not tied to one field), e.g. 'Invalid email or password'. */
-export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
+/**
+ * The form's own errors (not tied to one field), e.g. 'Invalid email or password'; with a title,
+ * the specification's failure toast ('Error adding player') heads them, which a page rendered
+ * without JavaScript can show where a toast could not.
+ */
+export function FormErrors({ errors, id, title }: { errors?: string[]; id?: string; title?: string }) {
   if (!errors?.length) return null;
   return (
     <div id={id} role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+      {title ? <p className="font-semibold">{title}</p> : null}
       {errors.map((e) => (
         <p key={e}>{e}</p>
       ))}
