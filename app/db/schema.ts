@@ -314,6 +314,67 @@ export const staff = sqliteTable(
   ],
 );
 
+/**
+ * An invite link that lets a signed-in account claim one roster entry (a player or the parent who
+ * looks after that child's pins). The token is kept as it is so the manager can copy the link again;
+ * only the team's manager (and admins) read it. It works until it expires, is revoked, or the
+ * entry has an account.
+ */
+export const teamInvites = sqliteTable(
+  'team_invites',
+  {
+    id: id(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    rosterId: text('roster_id')
+      .notNull()
+      .references(() => rosters.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    acceptedAt: integer('accepted_at', { mode: 'timestamp_ms' }),
+    acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('team_invites_token_unique').on(t.token), index('team_invites_team_idx').on(t.teamId, t.createdAt)],
+);
+
+/** How many of a team pin the team orders, and (when the manager sets it) who gets how many. */
+export const teamPinOrders = sqliteTable(
+  'team_pin_orders',
+  {
+    id: id(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    pinId: text('pin_id')
+      .notNull()
+      .references(() => pins.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('team_pin_orders_team_pin_unique').on(t.teamId, t.pinId), check('team_pin_orders_quantity_check', sql`quantity >= 1`)],
+);
+
+/** A player's share of a team pin order; none stored means an even split among active players. */
+export const teamPinAllocations = sqliteTable(
+  'team_pin_allocations',
+  {
+    orderId: text('order_id')
+      .notNull()
+      .references(() => teamPinOrders.id, { onDelete: 'cascade' }),
+    rosterId: text('roster_id')
+      .notNull()
+      .references(() => rosters.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.rosterId] }), check('team_pin_allocations_quantity_check', sql`quantity >= 0`)],
+);
+
 // ---------------------------------------------------------------- collections and badges
 
 export const userCollections = sqliteTable(

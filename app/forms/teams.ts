@@ -147,3 +147,32 @@ export type TeamPinInput = z.input<typeof teamPinFields>;
 
 /** Pin Inventory tab: create team pin (with the team chooser; the images are files beside it). */
 export const createTeamPinSchema = teamPinFields.extend({ teamId: teamIdField });
+
+// ---------------------------------------------------------------- team pin orders
+
+/** What a tournament like Cooperstown expects a player to bring: a new order starts there. */
+export const PINS_PER_PLAYER = 125;
+export const MAX_PIN_ORDER = 1_000_000;
+export const ORDER_QUANTITY_MESSAGE = 'Quantity must be at least 1';
+
+const orderQuantityField = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v.trim()) : v),
+  z
+    .number({ required_error: ORDER_QUANTITY_MESSAGE, invalid_type_error: ORDER_QUANTITY_MESSAGE })
+    .int(ORDER_QUANTITY_MESSAGE)
+    .min(1, ORDER_QUANTITY_MESSAGE)
+    .max(MAX_PIN_ORDER, `An order is at most ${MAX_PIN_ORDER.toLocaleString('en-US')} pins`),
+);
+const shareField = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? 0 : Number(v.trim())) : v),
+  z.number({ invalid_type_error: 'A share must be a whole number' }).int('A share must be a whole number').min(0, 'A share cannot be negative').max(MAX_PIN_ORDER, 'A share is too large'),
+);
+
+/** The body of PUT /api/teams/{teamId}/pins/{pinId}/order (and the order form). */
+export const pinOrderSchema = z.object({
+  quantity: orderQuantityField,
+  /** rosterId -> pins; left out (or null) for an even split */
+  shares: z.record(z.string().max(64), shareField).nullable().optional(),
+});
+export type PinOrderInput = z.input<typeof pinOrderSchema>;
+

@@ -10,6 +10,7 @@ import { PinGrid, toCardData } from '~/components/pin-grid';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { EmptyNote, TeamLogo } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
+import { Tabs } from '~/components/ui/tabs';
 import { addPlayerSchema, addStaffSchema, createTeamPinSchema, createTeamSchema, MAX_PIN_PHOTOS, POSITIONS } from '~/forms/teams';
 import { readFormData } from '~/http/body.server';
 import { replyWithServiceError } from '~/http/form-reply.server';
@@ -201,21 +202,7 @@ function TeamManagement({ data }: { data: Loaded }) {
         <h1 className="text-2xl font-bold text-slate-900">Team Management</h1>
         <p className="mt-1 text-slate-600">Create teams, build rosters, add coaches and make your team's trading pins.</p>
       </div>
-      <nav aria-label="Team management sections" className="flex gap-1 overflow-x-auto border-b border-slate-200">
-        {TABS.map((t) => (
-          <Link
-            key={t.key}
-            to={`?tab=${t.key}`}
-            preventScrollReset
-            aria-current={t.key === data.tab ? 'page' : undefined}
-            className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-2.5 py-2 text-sm font-semibold sm:px-4 ${
-              t.key === data.tab ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
-            }`}
-          >
-            {t.label}
-          </Link>
-        ))}
-      </nav>
+      <Tabs label="Team management sections" items={[...TABS]} current={data.tab} />
       {data.tab === 'teams' ? <TeamsTab data={data} /> : null}
       {data.tab === 'players' ? <PlayersTab data={data} /> : null}
       {data.tab === 'coaches' ? <CoachesTab data={data} /> : null}

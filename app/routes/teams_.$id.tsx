@@ -8,6 +8,7 @@ import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid, toCardData } from '~/components/pin-grid';
 import { EmptyNote, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
+import { Tabs } from '~/components/ui/tabs';
 import { editPlayerFormSchema, POSITIONS } from '~/forms/teams';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { requireUserOr404 } from '~/http/guards.server';
@@ -176,21 +177,7 @@ function TeamView({ data }: { data: Loaded }) {
         </div>
       </header>
 
-      <nav aria-label="Team members" className="flex gap-1 border-b border-slate-200">
-        {tabs.map((t) => (
-          <Link
-            key={t.key}
-            to={`?tab=${t.key}`}
-            preventScrollReset
-            aria-current={t.key === data.tab ? 'page' : undefined}
-            className={`-mb-px inline-flex items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold sm:px-4 ${
-              t.key === data.tab ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
-            }`}
-          >
-            {t.label} <span className="badge bg-slate-100 text-slate-700">{formatCount(t.count)}</span>
-          </Link>
-        ))}
-      </nav>
+      <Tabs label="Team members" items={tabs} current={data.tab} />
 
       {data.tab === 'players' ? <PlayersList data={data} /> : <StaffList data={data} />}
 

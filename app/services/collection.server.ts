@@ -37,6 +37,7 @@ import {
 import { ensureAchievementsOnce } from './achievement-definitions.server';
 import { Invalid, NotFound } from './errors';
 import { toPinDto, type PinDto } from './pin-dto.server';
+import { csvDocument } from '~/utils/csv';
 
 export interface AddCollectionInput {
   pinId: string;
@@ -332,22 +333,14 @@ const CSV_HEADER = [
   'Added',
 ];
 
-/** A CSV field: quoted when needed, and formula-looking text neutralised for spreadsheets. */
-export function csvField(value: string | number | boolean | null | undefined): string {
-  if (value == null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** The whole collection as CSV (UTF-8 with BOM so spreadsheets read accents; CRLF rows per RFC 4180). */
 export async function collectionCsv(actor: Actor | null, userId: string): Promise<string> {
   const entries = await listWholeCollection(actor, userId);
-  const lines = [CSV_HEADER.map(csvField).join(',')];
-  for (const e of entries) {
-    const value = e.pin.estimatedValue;
-    lines.push(
-      [
+  return csvDocument(
+    CSV_HEADER,
+    entries.map((e) => {
+      const value = e.pin.estimatedValue;
+      return [
         e.pinId,
         e.pin.name,
         e.pin.organization?.name ?? '',
@@ -363,10 +356,7 @@ export async function collectionCsv(actor: Actor | null, userId: string): Promis
         e.notes,
         e.acquiredAt ? e.acquiredAt.slice(0, 10) : '',
         e.createdAt.slice(0, 10),
-      ]
-        .map((v) => csvField(v))
-        .join(','),
-    );
-  }
-  return `\ufeff${lines.join('\r\n')}\r\n`;
+      ];
+    }),
+  );
 }

@@ -42,6 +42,12 @@ export class Conflict extends AppError {
     super(409, message, issues);
   }
 }
+/** A link or offer that existed and is no longer usable (an expired or revoked invite). */
+export class Gone extends AppError {
+  constructor(message = 'This link is no longer valid') {
+    super(410, message);
+  }
+}
 export class TooLarge extends AppError {
   constructor(message = 'File too large') {
     super(413, message);

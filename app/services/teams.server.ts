@@ -13,8 +13,8 @@
  *   a unique index backs it against races); the same child may be on two teams;
  * - a staff row points at a real account, found by e-mail or display name;
  * - a roster id of another team is not found (404), never changed through this team;
- * - deleting a team removes its roster and staff in one transaction; its pins stay in the
- *   catalogue without a team;
+ * - deleting a team removes its roster, staff, invite links and pin orders in one transaction;
+ *   its pins stay in the catalogue without a team;
  * - team pins enter the catalogue through `createPin` like every other new pin.
  */
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
@@ -27,7 +27,7 @@ import {
   type Actor,
 } from '~/auth/permissions';
 import { db, transaction, type Db } from '~/db/index.server';
-import { pins, rosters, staff, teams, users, type Team } from '~/db/schema';
+import { pins, rosters, staff, teamInvites, teamPinOrders, teams, users, type Team } from '~/db/schema';
 import {
   createTeamSchema,
   MAX_PIN_PHOTOS,
@@ -57,25 +57,25 @@ export const LOGO_REQUIRED = 'Please select an image file.';
 
 type ImageInput = Blob | Buffer | string;
 
-// ---------------------------------------------------------------- helpers
+// ---------------------------------------------------------------- helpers (also used by the team's other services: invites, roster CSV, pin orders)
 
-const validId = (id: unknown): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64;
+export const validId = (id: unknown): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64;
 
-async function getTeamRow(q: Db, teamId: string): Promise<Team> {
+export async function getTeamRow(q: Db, teamId: string): Promise<Team> {
   const row = validId(teamId) ? await q.select().from(teams).where(eq(teams.id, teamId)).get() : undefined;
   if (!row) throw new NotFound(TEAM_NOT_FOUND);
   return row;
 }
 
 /** The team, after checking that the actor may change it (404 before 403: an unknown id is unknown). */
-async function teamToManage(actor: Actor | null, teamId: string): Promise<Team> {
+export async function teamToManage(actor: Actor | null, teamId: string): Promise<Team> {
   assertSignedIn(actor);
   const team = await getTeamRow(db(), teamId);
   assertCanManageTeam(actor, team);
   return team;
 }
 
-async function membership(q: Db, teamId: string, userId: string) {
+export async function membership(q: Db, teamId: string, userId: string) {
   const [onRoster, onStaff] = await Promise.all([
     q.select({ id: rosters.id }).from(rosters).where(and(eq(rosters.teamId, teamId), eq(rosters.playerId, userId))).get(),
     q.select({ id: staff.id }).from(staff).where(and(eq(staff.teamId, teamId), eq(staff.userId, userId))).get(),
@@ -84,7 +84,7 @@ async function membership(q: Db, teamId: string, userId: string) {
 }
 
 /** An admin acting on a team that is not theirs leaves a row in the audit log. */
-async function auditIfNotManager(tx: Db, actor: Actor, team: Team, action: string, details: Record<string, unknown>) {
+export async function auditIfNotManager(tx: Db, actor: Actor, team: Team, action: string, details: Record<string, unknown>) {
   if (team.managerId === actor.id) return;
   await recordAudit(tx, { actor, action, targetType: 'team', targetId: team.id, details: { team: team.name, ...details } });
 }
@@ -100,7 +100,7 @@ const jerseyTaken = (number: string) => {
   return new Conflict(message, { jerseyNumber: [message] });
 };
 
-async function assertJerseyFree(tx: Db, teamId: string, jerseyNumber: string | null | undefined, exceptRosterId?: string) {
+export async function assertJerseyFree(tx: Db, teamId: string, jerseyNumber: string | null | undefined, exceptRosterId?: string) {
   if (!jerseyNumber) return;
   const conditions: SQL[] = [eq(rosters.teamId, teamId), eq(rosters.jerseyNumber, jerseyNumber), eq(rosters.isActive, true)];
   if (exceptRosterId) conditions.push(sql`${rosters.id} <> ${exceptRosterId}`);
@@ -109,7 +109,7 @@ async function assertJerseyFree(tx: Db, teamId: string, jerseyNumber: string | n
 }
 
 /** Runs a roster write, turning the jersey index's refusal (a race the check lost) into the same 409. */
-async function rosterWrite<T>(jerseyNumber: string | null | undefined, fn: () => Promise<T>): Promise<T> {
+export async function rosterWrite<T>(jerseyNumber: string | null | undefined, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
@@ -333,14 +333,17 @@ export async function createTeam(actor: Actor | null, input: CreateTeamInput | R
 }
 
 /**
- * DELETE /api/teams/{id}: the team, its roster and its staff go in one transaction; its pins stay in
- * the catalogue with no team. Recorded in the audit log.
+ * DELETE /api/teams/{id}: the team, its roster, staff, invite links and pin orders go in one
+ * transaction; its pins stay in the catalogue with no team. Recorded in the audit log.
  */
 export async function deleteTeam(actor: Actor | null, teamId: string): Promise<DeletedTeam> {
   const team = await teamToManage(actor, teamId);
   const user = actor as Actor;
   return transaction(async (tx) => {
     const kept = await tx.update(pins).set({ teamId: null }).where(eq(pins.teamId, team.id)).returning({ id: pins.id });
+    // written out although the foreign keys cascade: the transaction says what it removes
+    await tx.delete(teamPinOrders).where(eq(teamPinOrders.teamId, team.id));
+    await tx.delete(teamInvites).where(eq(teamInvites.teamId, team.id));
     const removedPlayers = await tx.delete(rosters).where(eq(rosters.teamId, team.id)).returning({ id: rosters.id });
     const removedStaff = await tx.delete(staff).where(eq(staff.teamId, team.id)).returning({ id: staff.id });
     const gone = await tx.delete(teams).where(eq(teams.id, team.id)).returning({ id: teams.id });
