@@ -176,3 +176,10 @@ export const pinOrderSchema = z.object({
 });
 export type PinOrderInput = z.input<typeof pinOrderSchema>;
 
+
+/** The order form of a team pin: an even split, or each player's share (`shares.<rosterId>`). */
+export const pinOrderFormSchema = z.object({
+  quantity: orderQuantityField,
+  split: z.enum(['even', 'custom']).default('even'),
+  shares: z.record(z.string().max(64), shareField).optional(),
+});

@@ -15,6 +15,9 @@ import { requireUserOr404 } from '~/http/guards.server';
 import { rethrowAsPageError } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
+import { createInvite, listInvites, revokeInvite, type TeamInvite } from '~/services/team-invites.server';
+import { pinOrderQuantities } from '~/services/team-pin-orders.server';
+import { importRosterCsv, ROSTER_CSV_MAX_BYTES } from '~/services/team-roster-csv.server';
 import { getTeamDetails, listTeamPins, removePlayer, updatePlayer } from '~/services/teams.server';
 import type { RosterEntry } from '~/types/teams';
 import { formatCount, formatDate } from '~/utils/format';
@@ -41,12 +44,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const canManage = canManageTeam(user, details.team);
   const tab = url.searchParams.get('tab') === 'staff' ? 'staff' : 'players';
+  const invites: TeamInvite[] = canManage ? await listInvites(user, id) : [];
+  const orders = await pinOrderQuantities(id);
   const onRoster = (rosterId: string | null) => (rosterId && details.roster.some((r) => r.id === rosterId) ? rosterId : null);
   return json({
     state: 'ok' as const,
     details,
     pins: pins.map(toCardData),
+    orders,
     canManage,
+    // the links to share, whole (the page may be read from a phone and pasted into a message)
+    invites: invites.filter((i, n) => i.status === 'active' || n < 5).map((i) => ({ ...i, url: `${url.origin}${i.path}` })),
     tab,
     // the server-rendered steps (no JavaScript): 'Edit Player Details' and the remove confirmation
     editId: canManage ? onRoster(url.searchParams.get('edit')) : null,
@@ -58,9 +66,43 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserOr404(request);
   const teamId = params.id ?? '';
   const here = `/teams/${teamId}?tab=players`;
+  if (Number(request.headers.get('content-length') ?? '0') > ROSTER_CSV_MAX_BYTES + 64 * 1024) {
+    return redirectWithToast(here, { title: 'Roster not imported', description: 'The roster file is too large (max 100 KB).', variant: 'destructive' });
+  }
   const form = await request.formData().catch(() => null);
   if (!form) throw json({ message: 'The form could not be read' }, { status: 400 });
   const intent = form.get('intent');
+
+  if (intent === 'importRoster') {
+    const file = form.get('file');
+    try {
+      const result = await importRosterCsv(user, teamId, file);
+      return redirectWithToast(here, { title: 'Roster imported', description: `${result.added} added, ${result.updated} updated.`, variant: 'success' });
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) {
+        return json({ intent: 'importRoster' as const, error: error.status === 400 && error.issues?.file ? 'The roster was not imported' : error.message, lines: error.issues?.file ?? [] }, { status: error.status });
+      }
+      throw error;
+    }
+  }
+
+  if (intent === 'createInvite') {
+    try {
+      const invite = await createInvite(user, teamId, String(form.get('rosterId') ?? ''));
+      return redirectWithToast(`${here}#invites`, { title: 'Invite link created', description: `Share it with ${invite.playerName}’s family. It works for 14 days.`, variant: 'success' });
+    } catch (error) {
+      return redirectWithToast(here, { title: 'Error creating invite', description: failure(error, 'Failed to create the invite link.'), variant: 'destructive' });
+    }
+  }
+
+  if (intent === 'revokeInvite') {
+    try {
+      const revoked = await revokeInvite(user, teamId, String(form.get('inviteId') ?? ''));
+      return redirectWithToast(`${here}#invites`, { title: 'Invite link revoked', description: `The link for ${revoked.playerName} no longer works.`, variant: 'success' });
+    } catch (error) {
+      return redirectWithToast(here, { title: 'Error revoking invite', description: failure(error, 'Failed to revoke the invite link.'), variant: 'destructive' });
+    }
+  }
 
   if (intent === 'updatePlayer') {
     const submission = parseWithZod(form, { schema: editPlayerFormSchema });
@@ -188,10 +230,54 @@ function TeamView({ data }: { data: Loaded }) {
         {data.pins.length === 0 ? (
           <EmptyNote title="No team pins yet">{data.canManage ? <Link to="/teams?tab=pins" className="font-semibold text-brand-700 underline">Create the team’s first pin</Link> : 'The team’s pins show here once its manager adds them.'}</EmptyNote>
         ) : (
-          <PinGrid pins={data.pins} />
+          <>
+            <PinGrid pins={data.pins} />
+            <PinOrders data={data} />
+          </>
         )}
       </section>
     </article>
+  );
+}
+
+/** How many of each team pin the team orders, with the way to set or read each player's share. */
+function PinOrders({ data }: { data: Loaded }) {
+  const teamId = data.details.team.id;
+  const active = data.details.roster.filter((r) => r.isActive).length;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-sm">
+        <caption className="px-3 pt-3 text-left font-semibold text-slate-900">Pin orders</caption>
+        <thead>
+          <tr className="border-b border-slate-200 text-slate-600">
+            <th scope="col" className="px-3 py-2 font-medium">Pin</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Ordered</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              <span className="sr-only">Order</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.pins.map((pin) => {
+            const quantity = data.orders[pin.id];
+            return (
+              <tr key={pin.id} className="border-b border-slate-100 last:border-0">
+                <td className="px-3 py-2 font-medium text-slate-900">{pin.name}</td>
+                <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums" data-testid="pin-order-quantity">
+                  {quantity ? formatCount(quantity) : 'Not ordered'}
+                  {quantity && active ? <span className="block text-xs text-slate-500">about {formatCount(Math.floor(quantity / active))} a player</span> : null}
+                </td>
+                <td className="px-3 py-2 text-right">
+                  <Link to={`/teams/${teamId}/pins/${pin.id}/order`} className="font-semibold text-brand-700 underline">
+                    {data.canManage ? (quantity ? 'Change order' : 'Order') : 'Shares'}
+                  </Link>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -201,15 +287,21 @@ function PlayersList({ data }: { data: Loaded }) {
   const here = `/teams/${data.details.team.id}?tab=players`;
   if (roster.length === 0) {
     return (
-      <EmptyNote title="No players yet">
-        {data.canManage ? (
-          <Link to={`/teams?tab=players&team=${data.details.team.id}`} className="font-semibold text-brand-700 underline">
-            Add the first player
-          </Link>
-        ) : (
-          'The roster shows here once the manager adds players.'
-        )}
-      </EmptyNote>
+      <div className="space-y-4">
+        <EmptyNote title="No players yet">
+          {data.canManage ? (
+            <>
+              <Link to={`/teams?tab=players&team=${data.details.team.id}`} className="font-semibold text-brand-700 underline">
+                Add the first player
+              </Link>{' '}
+              or import the roster from a spreadsheet below.
+            </>
+          ) : (
+            'The roster shows here once the manager adds players.'
+          )}
+        </EmptyNote>
+        {data.canManage ? <RosterTools data={data} /> : null}
+      </div>
     );
   }
   return (
@@ -226,6 +318,7 @@ function PlayersList({ data }: { data: Loaded }) {
               <p className="text-sm text-slate-600">
                 {p.position ?? 'No position'} · Joined {formatDate(p.joinedAt)}
               </p>
+              {data.canManage && p.email ? <p className="truncate text-xs text-slate-500">Account: {p.email}</p> : null}
             </div>
             <StatusBadge active={p.isActive} />
             {data.canManage ? (
@@ -246,13 +339,113 @@ function PlayersList({ data }: { data: Loaded }) {
                   serverOpen={data.removeId === p.id}
                   danger
                 />
+                {p.email ? null : (
+                  <Form method="post" preventScrollReset>
+                    <input type="hidden" name="intent" value="createInvite" />
+                    <input type="hidden" name="rosterId" value={p.id} />
+                    <button type="submit" className="btn-secondary" aria-label={`Make an invite link for ${p.playerName}`}>
+                      Invite
+                    </button>
+                  </Form>
+                )}
               </div>
             ) : null}
           </li>
         ))}
       </ul>
+      {data.canManage ? <RosterTools data={data} /> : null}
     </div>
   );
+}
+
+/** The manager's roster tools: invite links, and the roster as a spreadsheet both ways. */
+function RosterTools({ data }: { data: Loaded }) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const importing = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'importRoster';
+  const importResult = actionData && 'intent' in actionData && actionData.intent === 'importRoster' ? actionData : null;
+  const teamId = data.details.team.id;
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <section id="invites" aria-labelledby="invites-heading" className="card space-y-3 p-4">
+        <h2 id="invites-heading" className="text-base font-semibold text-slate-900">
+          Invite links
+        </h2>
+        <p className="text-sm text-slate-600">Use Invite on a player to make a link for their family. Whoever opens it signed in joins the roster as that player and sees the team.</p>
+        {data.invites.length === 0 ? (
+          <p className="text-sm text-slate-500">No invite links yet.</p>
+        ) : (
+          <ul className="space-y-3" aria-label="Invite links">
+            {data.invites.map((invite) => (
+              <li key={invite.id} className="rounded-md border border-slate-200 p-3" data-testid="invite-row">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <p className="font-medium text-slate-900">{invite.playerName}</p>
+                  <InviteStatus status={invite.status} />
+                </div>
+                {invite.status === 'active' ? (
+                  <>
+                    <label className="sr-only" htmlFor={`invite-${invite.id}`}>
+                      Invite link for {invite.playerName}
+                    </label>
+                    <input id={`invite-${invite.id}`} readOnly value={invite.url} className="input mt-2 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+                    <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">
+                      <span>Works until {formatDate(invite.expiresAt)}</span>
+                      <Form method="post" preventScrollReset>
+                        <input type="hidden" name="intent" value="revokeInvite" />
+                        <input type="hidden" name="inviteId" value={invite.id} />
+                        <button type="submit" className="font-semibold text-red-700 underline" aria-label={`Revoke the invite link for ${invite.playerName}`}>
+                          Revoke
+                        </button>
+                      </Form>
+                    </div>
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="roster-file-heading" className="card space-y-3 p-4">
+        <h2 id="roster-file-heading" className="text-base font-semibold text-slate-900">
+          Roster spreadsheet
+        </h2>
+        <a href={`/teams/${teamId}/roster.csv`} download className="btn-secondary">
+          Download roster (CSV)
+        </a>
+        <Form method="post" encType="multipart/form-data" preventScrollReset className="space-y-2" aria-describedby="roster-file-hint">
+          <input type="hidden" name="intent" value="importRoster" />
+          <label htmlFor="roster-file" className="label">
+            Import players from a CSV file
+          </label>
+          <input id="roster-file" name="file" type="file" accept=".csv,text/csv" required className="block w-full text-sm" aria-invalid={importResult ? true : undefined} />
+          <p id="roster-file-hint" className="text-xs text-slate-500">
+            Columns: name, position, jersey number (a header row is optional). Players already on the roster by name are updated; the others are added. Max 200 players.
+          </p>
+          {importResult ? (
+            <div role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
+              <p className="font-semibold">{importResult.error}</p>
+              {importResult.lines.length ? (
+                <ul className="mt-1 list-disc pl-5">
+                  {importResult.lines.slice(0, 20).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
+          <button type="submit" className="btn-primary" disabled={importing}>
+            {importing ? 'Importing...' : 'Import Roster'}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+function InviteStatus({ status }: { status: TeamInvite['status'] }) {
+  const styles = { active: 'bg-green-100 text-green-800', accepted: 'bg-brand-50 text-brand-700', expired: 'bg-slate-100 text-slate-600', revoked: 'bg-slate-100 text-slate-600' } as const;
+  const labels = { active: 'Active', accepted: 'Joined', expired: 'Expired', revoked: 'Revoked' } as const;
+  return <span className={`badge ${styles[status]}`}>{labels[status]}</span>;
 }
 
 function StaffList({ data }: { data: Loaded }) {

@@ -28,6 +28,7 @@ export interface PinShare {
 
 export interface TeamPinOrder {
   teamId: string;
+  teamName: string;
   pin: { id: string; name: string };
   /** null: no order yet (`suggestedQuantity` is what the form offers) */
   quantity: number | null;
@@ -75,12 +76,15 @@ export async function getPinOrder(actor: Actor | null, teamId: string, pinId: st
   const order = await db().select().from(teamPinOrders).where(and(eq(teamPinOrders.teamId, team.id), eq(teamPinOrders.pinId, pin.id))).get();
   const stored = order ? await db().select().from(teamPinAllocations).where(eq(teamPinAllocations.orderId, order.id)) : [];
   const custom = stored.length > 0;
-  const shares = custom ? new Map(stored.map((s) => [s.rosterId, s.quantity])) : evenSplit(order?.quantity ?? 0, players);
+  const suggestedQuantity = Math.max(1, players.length) * PINS_PER_PLAYER;
+  // before any order, the shares are those of the suggested order (what the form starts with)
+  const shares = custom ? new Map(stored.map((s) => [s.rosterId, s.quantity])) : evenSplit(order?.quantity ?? suggestedQuantity, players);
   return {
     teamId: team.id,
+    teamName: team.name,
     pin: { id: pin.id, name: pin.name },
     quantity: order?.quantity ?? null,
-    suggestedQuantity: Math.max(1, players.length) * PINS_PER_PLAYER,
+    suggestedQuantity,
     split: custom ? 'custom' : 'even',
     shares: players.map((p) => ({ rosterId: p.id, playerName: p.playerName, jerseyNumber: p.jerseyNumber, quantity: shares.get(p.id) ?? 0 })),
     updatedAt: order ? order.updatedAt.toISOString() : null,

@@ -164,6 +164,68 @@ test.describe('Teams as the manager', () => {
   });
 });
 
+test.describe('Roster tools as the manager', () => {
+  test('import players from a CSV, invite one of them, the family joins; order a team pin', async ({ page, browser, signInAs, server }, info) => {
+    const kid = `Sky Rivera ${info.project.name}`;
+    await signInAs('manager');
+    await page.goto('/teams');
+    await page.getByRole('link', { name: DEMO_TEAM, exact: true }).click();
+    await expect(page.getByRole('heading', { name: DEMO_TEAM, level: 1 })).toBeVisible();
+    const teamUrl = page.url();
+
+    // a file with a bad line is refused whole, naming the line
+    const csv = (text: string) => ({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+    await page.getByLabel('Import players from a CSV file').setInputFiles(csv(`Name,Position,Jersey\n${kid},SS,\n,Catcher,\n`));
+    await page.getByRole('button', { name: 'Import Roster' }).click();
+    await expect(page.getByText('The roster was not imported')).toBeVisible();
+    await expect(page.getByText('Line 3: Player name is required')).toBeVisible();
+    await expect(page.getByTestId('roster-row').filter({ hasText: kid })).toHaveCount(0);
+
+    await page.getByLabel('Import players from a CSV file').setInputFiles(csv(`Name,Position,Jersey\n${kid},SS,\n`));
+    await page.getByRole('button', { name: 'Import Roster' }).click();
+    await expect(page.getByText('1 added, 0 updated.')).toBeVisible();
+    const row = page.getByTestId('roster-row').filter({ hasText: kid });
+    await expect(row.getByText('Shortstop')).toBeVisible();
+
+    // an invite link for the new player; the family opens it signed in and joins
+    await row.getByRole('button', { name: `Make an invite link for ${kid}` }).click();
+    await expect(page.getByText('Invite link created')).toBeVisible();
+    const link = await page.getByRole('textbox', { name: `Invite link for ${kid}` }).inputValue();
+    expect(link).toMatch(/\/join\/[A-Za-z0-9_-]{20,}$/);
+
+    const family = await browser.newContext({ baseURL: server.url, javaScriptEnabled: info.project.name === 'js' });
+    await signInAs('player', family);
+    const parent = await family.newPage();
+    await parent.goto(new URL(link).pathname);
+    await expect(parent.getByRole('heading', { name: DEMO_TEAM })).toBeVisible();
+    await parent.getByRole('button', { name: `Join as ${kid}` }).click();
+    await expect(parent.getByText(`Welcome to ${DEMO_TEAM}!`)).toBeVisible();
+    await expect(parent.getByRole('heading', { name: DEMO_TEAM, level: 1 })).toBeVisible();
+    await parent.goto(new URL(link).pathname);
+    await expect(parent.getByText(`You are on the roster as ${kid}.`)).toBeVisible();
+    await family.close();
+
+    await page.goto(teamUrl);
+    await expect(page.getByTestId('roster-row').filter({ hasText: kid }).getByText('Account: player@pindex.test')).toBeVisible();
+    await expect(page.getByTestId('roster-row').filter({ hasText: kid }).getByRole('button', { name: /^Make an invite link/ })).toHaveCount(0);
+
+    // a pin order: shares that do not add up are refused, an even split is saved
+    await page.getByRole('link', { name: /^(Order|Change order)$/ }).first().click();
+    await expect(page.getByRole('heading', { name: 'Pin order' })).toBeVisible();
+    await page.getByLabel('Quantity ordered').fill('130');
+    await page.getByLabel('Set each player’s share').check();
+    await page.getByLabel(kid).fill('5');
+    await page.getByRole('button', { name: 'Save Order' }).click();
+    await expect(page.getByText(/The players’ shares add up to [\d,]+, but the order is 130/)).toBeVisible();
+    await expect(page.getByLabel('Set each player’s share')).toBeChecked();
+    await expect(page.getByLabel(kid)).toHaveValue('5');
+    await page.getByLabel('Split evenly among the active players').check();
+    await page.getByRole('button', { name: 'Save Order' }).click();
+    await expect(page.getByText('Pin order saved')).toBeVisible();
+    await expect(page.getByTestId('pin-order-quantity').filter({ hasText: '130' }).first()).toBeVisible();
+  });
+});
+
 test.describe('Teams as others', () => {
   test('a player sees their team without the manager controls; unknown teams and visitors', async ({ page, signInAs }) => {
     await page.goto('/teams');
