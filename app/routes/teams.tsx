@@ -351,7 +351,7 @@ function TeamCard({ team, confirmOpen }: { team: TeamSummary; confirmOpen: boole
               <>
                 <p>Are you sure you want to delete this team? This action cannot be undone.</p>
                 <p className="mt-2">
-                  {team.name}’s roster and staff are removed. Its pins stay in the pin database, without a team.
+                  {team.name}’s roster, staff, invite links and pin orders are removed. Its pins stay in the pin database, without a team.
                 </p>
               </>
             }
