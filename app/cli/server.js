@@ -13,6 +13,13 @@ import { broadcastDevReady, installGlobals } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import morgan from 'morgan';
+import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
+
+const problem = configurationProblem();
+if (problem) {
+  console.error(`PinDex will not start: ${problem}`);
+  process.exit(1);
+}
 
 installGlobals({ nativeFetch: true });
 
@@ -36,7 +43,7 @@ app.use((_req, res, next) => {
 // HTTPS redirect behind a proxy that says the request came over plain HTTP (Fly sets this).
 app.use((req, res, next) => {
   if (req.get('X-Forwarded-Proto') === 'http' && process.env.FORCE_HTTPS !== '0' && mode === 'production') {
-    return res.redirect(301, `https://${req.get('host')}${req.originalUrl}`);
+    return res.redirect(301, httpsRedirectTarget(req.originalUrl, req.get('host')));
   }
   next();
 });

@@ -4,8 +4,10 @@ const DEV_SECRET = 'pindex-development-secret-change-me';
 export function sessionSecrets(): string[] {
   const raw = process.env.SESSION_SECRET;
   if (!raw) {
+    // the server refuses to start like this (app/cli/startup-checks.js); a build run another way
+    // must not sign cookies with the secret published here either
     if (process.env.NODE_ENV === 'production' && process.env.PINDEX_ALLOW_DEV_SECRET !== '1') {
-      console.warn('SESSION_SECRET is not set: using a development secret. Set it in production.');
+      throw new Error('SESSION_SECRET is not set: refusing to sign sessions with the development secret in production.');
     }
     return [DEV_SECRET];
   }

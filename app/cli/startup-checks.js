@@ -1,0 +1,37 @@
+/**
+ * What the server checks before it serves anything, kept apart from server.js so tests can call it.
+ */
+
+/**
+ * The refusal to start, or null: production without SESSION_SECRET would sign cookies with the
+ * published development secret.
+ * @param {Record<string, string | undefined>} env
+ */
+export function configurationProblem(env = process.env) {
+  const production = env.NODE_ENV !== 'development' && env.NODE_ENV !== 'test';
+  if (production && !env.SESSION_SECRET?.trim() && env.PINDEX_ALLOW_DEV_SECRET !== '1') {
+    return 'SESSION_SECRET is not set. Set it to a long random string (openssl rand -hex 32) before starting PinDex in production; `npm run demo` sets its own.';
+  }
+  return null;
+}
+
+/**
+ * Where a plain-HTTP request behind the proxy is sent: APP_URL's origin when set (a forged Host
+ * header must not choose the target), else the request's own host.
+ */
+/**
+ * @param {string} originalUrl
+ * @param {string | undefined} host
+ * @param {string | undefined} appUrl
+ */
+export function httpsRedirectTarget(originalUrl, host, appUrl = process.env.APP_URL) {
+  if (appUrl) {
+    try {
+      const base = new URL(appUrl);
+      return `https://${base.host}${originalUrl}`;
+    } catch {
+      // an APP_URL that is not a URL falls back to the request's host
+    }
+  }
+  return `https://${host}${originalUrl}`;
+}
