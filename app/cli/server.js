@@ -13,6 +13,7 @@ import { broadcastDevReady, installGlobals } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import morgan from 'morgan';
+import { bodyLimits } from './body-limits.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
 
 const problem = configurationProblem();
@@ -71,6 +72,9 @@ app.use((req, res, next) => {
   }
   next();
 });
+
+// bodies over their route's limit are refused before they are read (app/cli/body-limits.js)
+app.use(bodyLimits());
 
 app.all(
   '*',

@@ -33,3 +33,9 @@ test('a malformed address gets a short 400, never a stack trace', async ({ reque
   expect(api.status()).toBe(400);
   expect(await api.json()).toEqual({ error: 'Bad request' });
 });
+
+test('a body over its route’s limit is refused with 413 before it is read', async ({ request }) => {
+  const res = await request.post('/api/collections', { headers: { 'Content-Type': 'application/json' }, data: Buffer.alloc(2 * 1024 * 1024, 32) });
+  expect(res.status()).toBe(413);
+  expect(await res.json()).toEqual({ error: 'Request body too large (max 1 MB)' });
+});
