@@ -4,6 +4,7 @@
  * phone, identification pictures, suggestions and account management.
  */
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { expect, isNoJs, test } from './support';
 
 const PHONE = { width: 390, height: 844 };
@@ -77,5 +78,79 @@ test.describe('flash messages', () => {
       await expect(page.getByTestId('toast')).toContainText('Profile updated');
       await expect(page.getByTestId('flash')).toHaveCount(0);
     }
+  });
+});
+
+/** Width and height of the dark-blue shape in a picture (the test pictures are a blue disc on white). */
+async function blueExtent(bytes: Buffer): Promise<{ width: number; height: number; size: [number, number] }> {
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -1, -1];
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      const i = (y * info.width + x) * 3;
+      if (data[i + 2] > 120 && data[i] < 100 && data[i + 1] < 120) {
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+    }
+  }
+  return { width: maxX - minX + 1, height: maxY - minY + 1, size: [info.width, info.height] };
+}
+
+test.describe('profile picture on a phone', () => {
+  test('the crop is square, fits the dialog and saves an undistorted 200x200 picture', async ({ page, signInAs }) => {
+    await signInAs('coach');
+    await page.setViewportSize(PHONE);
+    await page.goto('/profile');
+    // a wide picture (1200x600) with a disc in the middle: a stretched save turns it into an ellipse
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600"><rect width="1200" height="600" fill="#fff"/><circle cx="600" cy="300" r="180" fill="#1d3fbf"/></svg>`;
+    const png = await sharp(Buffer.from(svg)).png().toBuffer();
+    await page.getByLabel('Profile picture', { exact: true }).setInputFiles({ name: 'wide.png', mimeType: 'image/png', buffer: png });
+    if (isNoJs(test.info().project.name)) {
+      await page.getByRole('button', { name: 'Upload Picture' }).click();
+    } else {
+      const dialog = page.getByRole('dialog', { name: 'Crop your picture' });
+      await expect(dialog).toBeVisible();
+      const selection = dialog.locator('.ReactCrop__crop-selection');
+      await expect(selection).toBeVisible();
+      const box = (await selection.boundingBox())!;
+      expect(Math.abs(box.width - box.height)).toBeLessThanOrEqual(1);
+      // the whole picture is in the dialog, and the dialog on the screen
+      const picture = (await dialog.getByAltText('Picture to crop').boundingBox())!;
+      const frame = (await dialog.getByTestId('crop-frame').boundingBox())!;
+      const whole = (await dialog.boundingBox())!;
+      expect(picture.x).toBeGreaterThanOrEqual(frame.x - 0.5);
+      expect(picture.x + picture.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5);
+      expect(picture.width).toBeLessThanOrEqual(400);
+      expect(picture.height).toBeLessThanOrEqual(300);
+      expect(Math.abs(picture.width / picture.height - 2)).toBeLessThan(0.02);
+      expect(whole.x).toBeGreaterThanOrEqual(0);
+      expect(whole.x + whole.width).toBeLessThanOrEqual(PHONE.width);
+      // a drag on a corner handle keeps the selection square
+      const handle = dialog.locator('.ReactCrop__drag-handle.ord-se');
+      const h = (await handle.boundingBox())!;
+      await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(h.x - 30, h.y - 5, { steps: 4 });
+      await page.mouse.up();
+      const after = (await selection.boundingBox())!;
+      expect(Math.abs(after.width - after.height)).toBeLessThanOrEqual(1);
+      await page.screenshot({ path: test.info().outputPath('crop-phone.png') });
+      await dialog.getByRole('button', { name: 'Save Picture' }).click();
+      await expect(dialog).toBeHidden();
+    }
+    await expect(page.getByText('Profile picture updated').first()).toBeVisible();
+    await page.goto('/profile');
+    const src = await page.locator('section[aria-label="Your account"] img').getAttribute('src');
+    const saved = await page.request.get(src!);
+    const bytes = await saved.body();
+    expect((await sharp(bytes).metadata()).format).toBe('jpeg');
+    const disc = await blueExtent(bytes);
+    expect(disc.size).toEqual([200, 200]);
+    // round, not stretched: as wide as it is high (within JPEG's blur at the edge)
+    expect(disc.width).toBeGreaterThan(60);
+    expect(Math.abs(disc.width - disc.height)).toBeLessThanOrEqual(3);
   });
 });
