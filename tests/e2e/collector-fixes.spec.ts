@@ -154,3 +154,57 @@ test.describe('profile picture on a phone', () => {
     expect(Math.abs(disc.width - disc.height)).toBeLessThanOrEqual(3);
   });
 });
+
+test.describe('browse on a phone', () => {
+  test('two cards a row, names in two lines with the year kept, sort and year filter in the URL', async ({ page }) => {
+    const noJs = isNoJs(test.info().project.name);
+    await page.setViewportSize(PHONE);
+    await page.goto('/browse');
+    const cards = page.locator('main li').filter({ has: page.locator('a[href^="/pins/"]') });
+    await expect(cards).toHaveCount(24);
+    const [a, b, c] = await Promise.all([0, 1, 2].map(async (i) => (await cards.nth(i).boundingBox())!));
+    expect(Math.abs(a.y - b.y)).toBeLessThan(1);
+    expect(b.x).toBeGreaterThan(a.x + a.width - 1);
+    expect(c.y).toBeGreaterThan(a.y + a.height - 1);
+    // a long name takes at most two lines, and the year is on the card
+    const title = cards.first().locator('h3');
+    const lineHeight = await title.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    expect((await title.boundingBox())!.height).toBeLessThanOrEqual(lineHeight * 2 + 1);
+    // (pins other tests add may have no year)
+    await expect(cards.getByTestId('pin-year').first()).toHaveText(/^(19|20)\d\d$/);
+    await expect(cards.getByTestId('pin-year').first()).toBeVisible();
+
+    const submitIfNoJs = async () => {
+      if (noJs) await page.getByRole('button', { name: 'Search', exact: true }).click();
+    };
+    // sort by name: A to Z, in the URL
+    await page.getByLabel('Sort by').selectOption({ label: 'Name (A-Z)' });
+    await submitIfNoJs();
+    await expect(page).toHaveURL(/\/browse\?sort=name$/);
+    const byName = (x: string, y: string) => x.localeCompare(y, 'en', { sensitivity: 'base' });
+    // (with JavaScript the new list replaces the old one just after the URL changes)
+    await expect
+      .poll(async () => {
+        const names = (await cards.locator('h3').allTextContents()).slice(0, 8);
+        return names.join('|') === [...names].sort(byName).join('|');
+      })
+      .toBe(true);
+
+    // a year: only that year's pins; the form's defaults (All Rarities, no search) stay out of the URL
+    const year = await page.getByLabel('Year').locator('option').nth(1).getAttribute('value');
+    await page.getByLabel('Year').selectOption(year!);
+    await submitIfNoJs();
+    await expect(page).toHaveURL(new RegExp(`/browse\\?year=${year}&sort=name$`));
+    await expect.poll(async () => (await cards.getByTestId('pin-year').allTextContents()).every((y) => y === year)).toBe(true);
+    expect(await cards.count()).toBeGreaterThan(0);
+
+    // value, highest first, survives a reload; a hand-made URL with defaults is made short
+    await page.goto(`/browse?q=&rarity=all_rarities&organizationId=&year=${year}&sort=value`);
+    await expect(page).toHaveURL(new RegExp(`/browse\\?year=${year}&sort=value$`));
+    await expect(page.getByLabel('Sort by')).toHaveValue('value');
+    const hrefs = await cards.locator('a[href^="/pins/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(6)));
+    const shown = await Promise.all(hrefs.slice(0, 4).map(async (id) => ((await (await page.request.get(`/api/pins/${id}`)).json()) as { estimatedValue: number | null }).estimatedValue ?? -1));
+    expect(shown).toEqual([...shown].sort((x, y) => y - x));
+    await page.screenshot({ path: test.info().outputPath('browse-phone.png') });
+  });
+});
