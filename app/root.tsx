@@ -20,7 +20,7 @@ import { rollSession } from '~/auth/session.server';
 import { Onboarding, type OnboardingInfo } from '~/components/onboarding';
 import { BottomBar, NavBar, type NavUser } from '~/components/nav';
 import { ErrorPage } from '~/components/error-page';
-import { ToastProvider, type ToastMessage } from '~/components/toaster';
+import { FlashMessages, ToastProvider, type ToastMessage } from '~/components/toaster';
 import { OnboardingSchema } from '~/forms/auth';
 import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
 import { clearStaleSession, optionalUser } from '~/http/guards.server';
@@ -149,6 +149,7 @@ export default function App() {
         <GlobalPending />
         <NavBar user={data.user} earnedBadges={data.earnedBadges} />
         <main className="mx-auto w-full max-w-7xl flex-1 px-4 pb-24 pt-6 md:pb-10">
+          <FlashMessages />
           {showOnboarding && data.onboarding ? (
             <Onboarding info={data.onboarding} result={actionData?.lastResult} />
           ) : (

@@ -13,3 +13,13 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     return fallback;
   }
 }
+
+/**
+ * `path` with `?redirectTo=` when the target is not the home page. Sign-in and sign-up forms post to
+ * this URL, so a refused attempt renders its page with the target still there (without JavaScript
+ * the page after a failed post is rendered from the post's URL).
+ */
+export function withRedirectTo(path: string, redirectTo: string): string {
+  const target = safeRedirect(redirectTo, '/');
+  return target === '/' ? path : `${path}?redirectTo=${encodeURIComponent(target)}`;
+}

@@ -5,7 +5,7 @@
  */
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod';
-import { Form, useLocation, useNavigation } from '@remix-run/react';
+import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
 import { AddToCollectionSchema, MAX_COLLECTION_QUANTITY } from '~/forms/collection';
 import { FieldError } from './ui/field';
 import { TimeZoneCookie } from './time-zone-cookie';
@@ -25,17 +25,34 @@ const STATUS_OPTIONS = [
   { value: 'trading', label: 'Trading' },
 ] as const;
 
-export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; lastResult?: unknown }) {
-  const { pinId, signedIn } = props;
+/** The signed-in user's own entry for the pin, when it is in their collection. */
+export interface OwnCollectionEntry {
+  status: (typeof STATUS_OPTIONS)[number]['value'];
+  quantity: number;
+  condition: (typeof CONDITIONS)[number];
+  tradeable: boolean;
+  notes: string | null;
+}
+
+/**
+ * Without `entry`: 'Add to Collection'. With it (the pin page of a pin you have): 'Your copy' shows
+ * the entry and its form changes it to exactly the values shown (intent=updateCollectionEntry),
+ * rather than adding to it.
+ */
+export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; lastResult?: unknown; entry?: OwnCollectionEntry | null }) {
+  const { pinId, signedIn, entry } = props;
+  const intent = entry ? 'updateCollectionEntry' : 'addToCollection';
   const navigation = useNavigation();
   const location = useLocation();
   const lastResult = props.lastResult as SubmissionResult<string[]> | undefined;
   // the page may render several forms (one per pin): only the one that was posted gets the result
   const mine = lastResult && (lastResult.initialValue as Record<string, unknown> | undefined)?.pinId === pinId ? lastResult : undefined;
   const [form, fields] = useForm({
-    id: `add-to-collection-${pinId}`,
+    id: `${entry ? 'collection-entry' : 'add-to-collection'}-${pinId}`,
     lastResult: mine,
-    defaultValue: { pinId, status: 'owned', quantity: '1', condition: 'excellent' },
+    defaultValue: entry
+      ? { pinId, status: entry.status, quantity: String(entry.quantity), condition: entry.condition, tradeable: entry.tradeable ? 'on' : '', notes: entry.notes ?? '' }
+      : { pinId, status: 'owned', quantity: '1', condition: 'excellent' },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AddToCollectionSchema }),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -54,15 +71,38 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
 
   const pending =
     navigation.state !== 'idle' &&
-    navigation.formData?.get('intent') === 'addToCollection' &&
+    navigation.formData?.get('intent') === intent &&
     navigation.formData?.get('pinId') === pinId;
 
   return (
-    <Form method="post" {...getFormProps(form)} className="card space-y-3 p-4" data-testid="add-to-collection" aria-label="Add to Collection">
-      <h2 className="text-base font-semibold text-slate-900">Add to Collection</h2>
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="card space-y-3 p-4"
+      data-testid={entry ? 'own-copy' : 'add-to-collection'}
+      aria-label={entry ? 'Your copy' : 'Add to Collection'}
+    >
+      {entry ? (
+        <>
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 className="text-base font-semibold text-slate-900">Your copy</h2>
+            <Link to={`/collection?tab=${entry.status}`} className="text-sm font-medium text-brand-700 hover:underline">
+              View in My Collection
+            </Link>
+          </div>
+          <p className="text-sm text-slate-700" data-testid="own-entry">
+            In your collection: <strong>{STATUS_OPTIONS.find((o) => o.value === entry.status)?.label}</strong>, quantity{' '}
+            <strong>{entry.quantity}</strong>, condition <strong>{CONDITION_LABELS[entry.condition]}</strong>
+            {entry.tradeable ? ', tradeable' : ''}.
+          </p>
+          <p className="text-xs text-slate-500">Change any of these and save: the entry takes exactly these values.</p>
+        </>
+      ) : (
+        <h2 className="text-base font-semibold text-slate-900">Add to Collection</h2>
+      )}
       {/* day streaks follow the collector's calendar day */}
       <TimeZoneCookie />
-      <input type="hidden" name="intent" value="addToCollection" />
+      <input type="hidden" name="intent" value={intent} />
       <input {...getInputProps(fields.pinId, { type: 'hidden' })} value={pinId} key={fields.pinId.key} />
       <FieldError field={form} />
       <FieldError field={fields.pinId} />
@@ -123,7 +163,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
         <FieldError field={fields.notes} />
       </div>
       <button type="submit" className="btn-primary w-full" disabled={pending}>
-        {pending ? 'Adding...' : 'Add to Collection'}
+        {entry ? (pending ? 'Saving...' : 'Save Changes') : pending ? 'Adding...' : 'Add to Collection'}
       </button>
     </Form>
   );

@@ -22,9 +22,8 @@ export function IdentificationCard({ result, onClose, onViewFull }: { result: Re
           <path d="M6 6l12 12M18 6L6 18" />
         </svg>
       </button>
-      <div className="flex gap-4">
-        <img src={result.pin?.thumbnail ?? `${result.imageData}?s=thumb`} alt={result.pin?.name ?? 'Your photo'} width={96} height={96} className="h-24 w-24 shrink-0 rounded-md bg-white object-contain" />
-        <div className="min-w-0 space-y-1 pr-6">
+      <div className="space-y-3 pr-8">
+        <div className="min-w-0 space-y-1">
           <h2 className="text-lg font-bold text-slate-900">{headline(result)}</h2>
           {result.identified && result.pin ? (
             <>
@@ -37,10 +36,30 @@ export function IdentificationCard({ result, onClose, onViewFull }: { result: Re
           {result.serviceUnavailable ? <p className="text-xs text-amber-700">{result.message}</p> : null}
         </div>
       </div>
+      {/* your photo beside the catalogue's picture, so the match can be checked by eye */}
+      <div className="grid grid-cols-2 gap-3">
+        <ComparedPicture src={`${result.imageData}?s=thumb`} label="Your photo" />
+        {result.identified && result.pin ? (
+          <ComparedPicture src={result.pin.thumbnail} label="Catalogue picture" alt={result.pin.name} />
+        ) : null}
+      </div>
       {!result.identified && result.similarPins.length ? (
-        <p className="text-sm text-slate-600">
-          {ambiguous ? 'Candidates' : 'Similar pins'}: {(ambiguous ? nearIdenticalOf(result.similarPins) : result.similarPins).map((s) => s.pin.name).join(', ')}
-        </p>
+        <div className="space-y-2">
+          <p className="text-sm font-medium text-slate-700">{ambiguous ? 'Candidates' : 'Similar pins'}</p>
+          <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="card-candidates">
+            {(ambiguous ? nearIdenticalOf(result.similarPins) : result.similarPins).map((s) => (
+              <li key={s.pin.id} className="rounded-md border border-slate-200 bg-white p-1">
+                {s.pin.thumbnail ? (
+                  <img src={s.pin.thumbnail} alt={s.pin.name} width={160} height={160} loading="lazy" className="aspect-square w-full object-contain" />
+                ) : (
+                  <div className="aspect-square w-full bg-slate-50" aria-hidden="true" />
+                )}
+                <p className="line-clamp-2 px-1 pt-1 text-xs font-medium text-slate-800">{s.pin.name}</p>
+                <p className="px-1 text-xs text-brand-700">{s.matchScore}% match</p>
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       <button type="button" className="btn-primary w-full" onClick={onViewFull}>
         View Full Results
@@ -49,3 +68,17 @@ export function IdentificationCard({ result, onClose, onViewFull }: { result: Re
   );
 }
 
+
+/** One of the two pictures compared side by side (square, the whole picture shown). */
+export function ComparedPicture({ src, label, alt }: { src: string | null; label: string; alt?: string }) {
+  return (
+    <figure className="overflow-hidden rounded-md border border-slate-200 bg-white">
+      {src ? (
+        <img src={src} alt={alt ?? label} width={320} height={320} className="aspect-square w-full object-contain" />
+      ) : (
+        <div className="flex aspect-square w-full items-center justify-center bg-slate-50 text-xs text-slate-400">No picture yet</div>
+      )}
+      <figcaption className="border-t border-slate-100 px-2 py-1 text-xs text-slate-500">{label}</figcaption>
+    </figure>
+  );
+}

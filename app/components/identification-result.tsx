@@ -73,10 +73,23 @@ export function IdentificationDetails({
   return (
     <div className="space-y-6" data-testid="identification-result">
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
-        <figure className="card overflow-hidden">
-          <img src={result.imageData} alt="Your photo" className="max-h-[28rem] w-full bg-slate-100 object-contain" />
-          <figcaption className="px-3 py-2 text-xs text-slate-500">Your photo</figcaption>
-        </figure>
+        {/* your photo beside the catalogue's picture of the match, so it can be checked by eye */}
+        <div className={result.identified && result.pin ? 'grid grid-cols-2 gap-3 self-start md:gap-4' : 'self-start'} data-testid="compared-pictures">
+          <figure className="card overflow-hidden">
+            <img src={result.imageData} alt="Your photo" className="aspect-square max-h-[28rem] w-full bg-slate-100 object-contain" />
+            <figcaption className="px-3 py-2 text-xs text-slate-500">Your photo</figcaption>
+          </figure>
+          {result.identified && result.pin ? (
+            <figure className="card overflow-hidden">
+              {result.pin.images[0] ? (
+                <img src={result.pin.images[0]} alt={result.pin.name} className="aspect-square max-h-[28rem] w-full bg-white object-contain" />
+              ) : (
+                <div className="flex aspect-square w-full items-center justify-center bg-slate-50 text-xs text-slate-400">No picture yet</div>
+              )}
+              <figcaption className="px-3 py-2 text-xs text-slate-500">Catalogue picture</figcaption>
+            </figure>
+          ) : null}
+        </div>
         <div className="space-y-4">
           <section className={`card p-4 ${result.identified ? 'border-green-200 bg-green-50' : 'border-amber-200 bg-amber-50'}`} aria-labelledby="outcome-heading">
             <h2 id="outcome-heading" className="text-xl font-bold text-slate-900">

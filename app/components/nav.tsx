@@ -2,6 +2,7 @@ import { Form, Link, NavLink, useLocation } from '@remix-run/react';
 import type { Role } from '~/utils/constants';
 import { isAdminRole, isVendorRole } from '~/auth/permissions';
 import { displayName } from '~/utils/user';
+import { DetailsMenu } from '~/components/details-menu';
 
 export interface NavUser {
   id: string;
@@ -78,7 +79,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
         </div>
         <div className="ml-auto flex items-center gap-2">
           {user ? (
-            <details className="relative hidden md:block" data-menu="avatar">
+            <DetailsMenu className="relative hidden md:block" name="avatar">
               <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="Account menu">
                 <Avatar user={user} />
               </summary>
@@ -109,13 +110,13 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                   <SignOutForm className="w-full rounded px-2 py-1.5 text-left text-red-700 hover:bg-red-50" />
                 </div>
               </div>
-            </details>
+            </DetailsMenu>
           ) : (
             <a href={signInHref} className="btn-primary hidden md:inline-flex">
               Sign In
             </a>
           )}
-          <details className="md:hidden" data-menu="mobile">
+          <DetailsMenu className="md:hidden" name="mobile">
             <summary className="flex cursor-pointer list-none items-center rounded-md p-2 hover:bg-slate-100" aria-label="Open menu">
               <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
                 <path d="M4 6h16M4 12h16M4 18h16" />
@@ -143,7 +144,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
               <div className="mt-3 border-t border-slate-100 pt-3">
                 {user ? (
                   <Form method="post" action="/api/logout" reloadDocument>
-                                  <button type="submit" className="btn-secondary w-full">
+                    <button type="submit" className="btn-secondary w-full">
                       Sign Out
                     </button>
                   </Form>
@@ -154,7 +155,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                 )}
               </div>
             </div>
-          </details>
+          </DetailsMenu>
         </div>
       </nav>
     </header>

@@ -37,9 +37,22 @@ export function PinCard({ pin, eager = false, footer }: { pin: PinCardData; eage
             </div>
           )}
         </div>
-        <div className="space-y-1 p-3">
-          <h3 className="line-clamp-2 text-sm font-semibold text-slate-900">{pin.name}</h3>
-          {pin.organization ? <p className="truncate text-xs text-slate-500">{pin.organization.name}</p> : null}
+        <div className="space-y-1 p-2 sm:p-3">
+          {/* two lines at most, wrapped anywhere a long word needs; the year has its own line below */}
+          <h3 className="line-clamp-2 break-words text-[13px] font-semibold leading-snug text-slate-900 sm:text-sm" title={pin.name}>
+            {pin.name}
+          </h3>
+          {pin.year || pin.organization ? (
+            <p className="truncate text-xs text-slate-500">
+              {pin.year ? (
+                <span className="font-medium text-slate-700" data-testid="pin-year">
+                  {pin.year}
+                </span>
+              ) : null}
+              {pin.year && pin.organization ? ' · ' : null}
+              {pin.organization?.name}
+            </p>
+          ) : null}
           <RarityBadge rarity={pin.rarity} />
         </div>
       </Link>

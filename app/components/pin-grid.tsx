@@ -1,7 +1,7 @@
 import { PinCard, type PinCardData } from './pin-card';
 
 /**
- * A responsive grid of pin cards: 1 column on phones up to 5 on wide screens. The first
+ * A responsive grid of pin cards: 2 columns on phones up to 5 on wide screens. The first
  * `eagerCount` cards (above the fold) load their thumbnails at once, the rest lazily.
  */
 export function PinGrid({
@@ -9,7 +9,7 @@ export function PinGrid({
   eagerCount = 4,
   footer,
   idFor,
-  className = 'grid-cols-1 min-[420px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5',
+  className = 'grid-cols-2 md:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5',
 }: {
   pins: PinCardData[];
   eagerCount?: number;
@@ -19,7 +19,7 @@ export function PinGrid({
   className?: string;
 }) {
   return (
-    <ul className={`grid gap-4 ${className}`}>
+    <ul className={`grid gap-3 sm:gap-4 ${className}`}>
       {pins.map((pin, i) => (
         <li key={pin.id} id={idFor?.(i)} className="scroll-mt-20">
           <PinCard pin={pin} eager={i < eagerCount} footer={footer?.(pin, i)} />
@@ -36,6 +36,14 @@ export function toCardData(pin: {
   thumbnail: string | null;
   rarity: string;
   organization?: { name: string } | null;
+  year?: number | null;
 }): PinCardData {
-  return { id: pin.id, name: pin.name, thumbnail: pin.thumbnail, rarity: pin.rarity, organization: pin.organization ? { name: pin.organization.name } : null };
+  return {
+    id: pin.id,
+    name: pin.name,
+    thumbnail: pin.thumbnail,
+    rarity: pin.rarity,
+    organization: pin.organization ? { name: pin.organization.name } : null,
+    year: pin.year ?? null,
+  };
 }

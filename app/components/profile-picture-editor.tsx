@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import ReactCrop, { centerCrop, makeAspectCrop, type Crop, type PixelCrop } from 'react-image-crop';
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import ReactCrop, { type PixelCrop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
 import { useToast } from '~/components/toaster';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
@@ -14,26 +14,54 @@ const ZOOM_STEP = 10;
 
 class CropError extends Error {}
 
-/** Draws the chosen square (with the zoom applied around the image centre) onto a 200x200 canvas. */
-function cropToJpeg(image: HTMLImageElement | null, crop: PixelCrop | undefined, scale: number): Promise<Blob> {
-  if (!image || !image.naturalWidth) throw new CropError('No image loaded');
+/** The crop canvas is at most 400x300 (spec) and never wider than the dialog's content. */
+const MAX_CANVAS_WIDTH = 400;
+const MAX_CANVAS_HEIGHT = 300;
+
+/** How the picture is drawn in the dialog: one scale for both axes, so it is never distorted. */
+export interface CanvasFit {
+  width: number;
+  height: number;
+  /** display pixels per picture pixel */
+  scale: number;
+}
+
+export function fitCanvas(naturalWidth: number, naturalHeight: number, availableWidth: number): CanvasFit {
+  const maxWidth = Math.max(1, Math.min(MAX_CANVAS_WIDTH, availableWidth));
+  const scale = Math.min(maxWidth / naturalWidth, MAX_CANVAS_HEIGHT / naturalHeight, 1);
+  return { width: naturalWidth * scale, height: naturalHeight * scale, scale };
+}
+
+/** The starting selection: a centred square of 80% of the picture's shorter side. */
+function initialSquare(fit: CanvasFit): PixelCrop {
+  const side = Math.min(fit.width, fit.height) * 0.8;
+  return { unit: 'px', x: (fit.width - side) / 2, y: (fit.height - side) / 2, width: side, height: side };
+}
+
+/**
+ * Draws the chosen square (with the zoom applied around the picture's centre, as the dialog shows
+ * it) onto a 200x200 canvas. The selection is in display pixels; one factor maps both axes to the
+ * picture's pixels, and the square's side is used for both, so the output is never stretched.
+ */
+function cropToJpeg(image: HTMLImageElement | null, crop: PixelCrop | undefined, fit: CanvasFit | null, zoom: number): Promise<Blob> {
+  if (!image || !image.naturalWidth || !fit) throw new CropError('No image loaded');
   if (!crop || crop.width < 1 || crop.height < 1) throw new CropError('Invalid crop area');
   const canvas = document.createElement('canvas');
   canvas.width = OUTPUT_SIZE;
   canvas.height = OUTPUT_SIZE;
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new CropError('Failed to crop the image. Please try again.');
-  const scaleX = image.naturalWidth / image.width;
-  const scaleY = image.naturalHeight / image.height;
+  const toNatural = 1 / fit.scale;
+  const side = Math.min(crop.width, crop.height) * toNatural;
   const centerX = image.naturalWidth / 2;
   const centerY = image.naturalHeight / 2;
   ctx.imageSmoothingQuality = 'high';
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, OUTPUT_SIZE, OUTPUT_SIZE);
-  ctx.scale(OUTPUT_SIZE / (crop.width * scaleX), OUTPUT_SIZE / (crop.height * scaleY));
-  ctx.translate(-crop.x * scaleX, -crop.y * scaleY);
+  ctx.scale(OUTPUT_SIZE / side, OUTPUT_SIZE / side);
+  ctx.translate(-crop.x * toNatural, -crop.y * toNatural);
   ctx.translate(centerX, centerY);
-  ctx.scale(scale, scale);
+  ctx.scale(zoom, zoom);
   ctx.translate(-centerX, -centerY);
   ctx.drawImage(image, 0, 0);
   return new Promise((resolve, reject) =>
@@ -50,10 +78,13 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
   const toast = useToast();
   const fetcher = useFetcher<{ profileImageUrl?: string | null; error?: string }>();
   const [src, setSrc] = useState<string | null>(null);
-  const [crop, setCrop] = useState<Crop>();
-  const [completed, setCompleted] = useState<PixelCrop>();
+  const [crop, setCrop] = useState<PixelCrop>();
+  const [natural, setNatural] = useState<{ width: number; height: number } | null>(null);
+  const [available, setAvailable] = useState(MAX_CANVAS_WIDTH);
   const [zoom, setZoom] = useState(100);
   const imgRef = useRef<HTMLImageElement>(null);
+  const frameRef = useRef<HTMLDivElement | null>(null);
+  const fit = natural ? fitCanvas(natural.width, natural.height, available) : null;
   const submitted = useRef(false);
 
   useEffect(() => {
@@ -86,7 +117,7 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
     reader.onload = () => {
       setZoom(100);
       setCrop(undefined);
-      setCompleted(undefined);
+      setNatural(null);
       setSrc(typeof reader.result === 'string' ? reader.result : null);
     };
     reader.onerror = () => toast({ title: 'Upload failed', description: 'Failed to upload profile picture', variant: 'destructive' });
@@ -97,25 +128,45 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
   function close() {
     setSrc(null);
     setCrop(undefined);
-    setCompleted(undefined);
+    setNatural(null);
   }
 
+  // The frame's width decides the canvas size: measured when the dialog opens and whenever it
+  // changes (a phone turned sideways); the selection keeps its place and stays square.
+  const measure = useCallback((node: HTMLDivElement | null) => {
+    frameRef.current = node;
+    if (node) setAvailable(node.clientWidth || MAX_CANVAS_WIDTH);
+  }, []);
+  useEffect(() => {
+    const node = frameRef.current;
+    if (!node || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setAvailable(node.clientWidth || MAX_CANVAS_WIDTH));
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [src]);
+  const lastFit = useRef<CanvasFit | null>(null);
+  useEffect(() => {
+    const before = lastFit.current;
+    lastFit.current = fit;
+    if (!fit) return;
+    if (!before || !crop) {
+      setCrop(initialSquare(fit));
+    } else if (before.scale !== fit.scale) {
+      const k = fit.scale / before.scale;
+      setCrop({ unit: 'px', x: crop.x * k, y: crop.y * k, width: crop.width * k, height: crop.width * k });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- follows the fit only
+  }, [fit?.scale]);
+
   function onImageLoad(e: React.SyntheticEvent<HTMLImageElement>) {
-    const { width, height } = e.currentTarget;
-    const initial = centerCrop(makeAspectCrop({ unit: '%', width: 80 }, 1, width, height), width, height);
-    setCrop(initial);
-    setCompleted({
-      unit: 'px',
-      x: (initial.x / 100) * width,
-      y: (initial.y / 100) * height,
-      width: (initial.width / 100) * width,
-      height: (initial.height / 100) * height,
-    });
+    const { naturalWidth, naturalHeight } = e.currentTarget;
+    lastFit.current = null;
+    setNatural({ width: naturalWidth, height: naturalHeight });
   }
 
   async function save() {
     try {
-      const blob = await cropToJpeg(imgRef.current, completed, zoom / 100);
+      const blob = await cropToJpeg(imgRef.current, crop, fit, zoom / 100);
       const form = new FormData();
       form.append('profilePicture', new File([blob], 'profile.jpg', { type: 'image/jpeg' }));
       submitted.current = true;
@@ -165,18 +216,30 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
     <Dialog.Root open={!!src} onOpenChange={(open) => (open ? undefined : close())}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-4 shadow-xl sm:p-6">
           <Dialog.Title className="text-lg font-semibold text-slate-900">Crop your picture</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-slate-600">Drag the square to choose what shows, and zoom in or out.</Dialog.Description>
-          <div className="mt-4 flex max-h-[300px] justify-center overflow-hidden rounded-md bg-slate-100">
+          <div ref={measure} className="mt-4 flex w-full justify-center overflow-hidden rounded-md bg-slate-100" data-testid="crop-frame">
             {src ? (
-              <ReactCrop crop={crop} aspect={1} keepSelection minWidth={20} onChange={(_, percent) => setCrop(percent)} onComplete={(c) => setCompleted(c)}>
+              <ReactCrop
+                crop={crop}
+                aspect={1}
+                keepSelection
+                minWidth={20}
+                onChange={(pixels) => setCrop({ ...pixels, height: pixels.width })}
+                style={fit ? { width: fit.width, height: fit.height } : undefined}
+              >
                 <img
                   ref={imgRef}
                   src={src}
                   alt="Picture to crop"
                   onLoad={onImageLoad}
-                  style={{ maxWidth: 400, maxHeight: 300, transform: `scale(${zoom / 100})` }}
+                  // until its size is known the picture is drawn small, never wider than the frame
+                  style={
+                    fit
+                      ? { width: fit.width, height: fit.height, maxWidth: 'none', transform: `scale(${zoom / 100})` }
+                      : { maxWidth: '100%', maxHeight: MAX_CANVAS_HEIGHT }
+                  }
                 />
               </ReactCrop>
             ) : null}

@@ -13,17 +13,41 @@ const variantClass: Record<NonNullable<ToastMessage['variant']>, string> = {
   destructive: 'border-red-200 bg-red-50 text-red-900',
 };
 
-/**
- * Shows toasts one at a time, 5 s each, the next 500 ms after the previous one.
- * Server-rendered (no JavaScript) the first toast is an inline status that stays on the page.
- */
-export function Toaster({ toasts }: { toasts: ToastMessage[] }) {
+/** True once React runs in the browser (false in the server's HTML and without JavaScript). */
+function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/**
+ * Without JavaScript, the flash messages as an inline status at the top of the main content, where
+ * the eye is after the page loads (the layout renders it first in `<main>`). Once hydrated they are
+ * toasts instead (Toaster).
+ */
+export function FlashMessages() {
+  const toasts = useContext(ToastListContext);
+  const hydrated = useHydrated();
+  if (hydrated || toasts.length === 0) return null;
+  return (
+    <div className="mb-4 space-y-2" role="status" data-testid="flash">
+      {toasts.map((t) => (
+        <div key={t.id} className={`rounded-md border p-3 text-sm ${variantClass[t.variant ?? 'default']}`}>
+          <p className="font-semibold">{t.title}</p>
+          {t.description ? <p>{t.description}</p> : null}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Shows toasts one at a time, 5 s each, the next 500 ms after the previous one (JavaScript only). */
+export function Toaster({ toasts }: { toasts: ToastMessage[] }) {
+  const hydrated = useHydrated();
   const [index, setIndex] = useState(0);
   const [visible, setVisible] = useState(true);
   const key = toasts.map((t) => t.id).join(',');
 
-  useEffect(() => setHydrated(true), []);
   useEffect(() => {
     setIndex(0);
     setVisible(true);
@@ -39,19 +63,7 @@ export function Toaster({ toasts }: { toasts: ToastMessage[] }) {
     };
   }, [hydrated, index, toasts.length]);
 
-  if (toasts.length === 0) return null;
-  if (!hydrated) {
-    return (
-      <div className="mx-auto mt-3 max-w-7xl space-y-2 px-4" role="status" data-testid="flash">
-        {toasts.map((t) => (
-          <div key={t.id} className={`rounded-md border p-3 text-sm ${variantClass[t.variant ?? 'default']}`}>
-            <p className="font-semibold">{t.title}</p>
-            {t.description ? <p>{t.description}</p> : null}
-          </div>
-        ))}
-      </div>
-    );
-  }
+  if (toasts.length === 0 || !hydrated) return null;
   const toast = toasts[index];
   return (
     <div className="pointer-events-none fixed bottom-20 right-0 z-50 flex w-full flex-col p-4 sm:bottom-4 sm:max-w-[420px]" aria-live="polite">
@@ -74,6 +86,7 @@ export function Toaster({ toasts }: { toasts: ToastMessage[] }) {
 
 type ShowToasts = (toasts: Omit<ToastMessage, 'id'>[] | Omit<ToastMessage, 'id'>) => void;
 const ToastContext = createContext<ShowToasts>(() => undefined);
+const ToastListContext = createContext<ToastMessage[]>([]);
 
 /** Client-side toasts (results of fetcher calls); server toasts come from the root loader. */
 export function useToast(): ShowToasts {
@@ -94,8 +107,10 @@ export function ToastProvider({ serverToasts, children }: { serverToasts: ToastM
   const toasts = clientToasts.length ? clientToasts : serverToasts;
   return (
     <ToastContext.Provider value={show}>
-      {children}
-      <Toaster toasts={toasts} />
+      <ToastListContext.Provider value={toasts}>
+        {children}
+        <Toaster toasts={toasts} />
+      </ToastListContext.Provider>
     </ToastContext.Provider>
   );
 }

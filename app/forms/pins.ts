@@ -89,8 +89,22 @@ export type NewPinInput = z.infer<typeof newPinSchema>;
  * 'Load More' has reached. Odd values fall back to no filter and page 1 (`all_rarities`, the
  * select's first option, is no filter).
  */
+/** Browse's orders: newest first (the default), A to Z, newest year, highest value, rarest first. */
+export const BROWSE_SORTS = ['newest', 'name', 'year', 'value', 'rarity'] as const;
+export type BrowseSort = (typeof BROWSE_SORTS)[number];
+export const BROWSE_SORT_LABELS: Record<BrowseSort, string> = {
+  newest: 'Newest',
+  name: 'Name (A-Z)',
+  year: 'Year (newest first)',
+  value: 'Value (highest first)',
+  rarity: 'Rarity (rarest first)',
+};
+
 export const browseQuerySchema = listQuerySchema({
-  filters: { rarity: RARITIES, organizationId: 'id' },
+  filters: { rarity: RARITIES, organizationId: 'id', year: 'year' },
+  sorts: BROWSE_SORTS,
+  defaultDir: 'desc',
+  sortDirs: { name: 'asc', year: 'desc', value: 'desc', rarity: 'desc' },
   sizes: [PIN_PAGE_SIZE],
   maxSearch: 200,
   maxPage: 1000,

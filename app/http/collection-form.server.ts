@@ -5,13 +5,14 @@
 import { parseWithZod } from '@conform-to/zod';
 import { AddToCollectionSchema } from '~/forms/collection';
 import { isAppError } from '~/services/errors';
-import { createCollectionEntry } from '~/services/collection.server';
+import { createCollectionEntry, updateCollectionEntry } from '~/services/collection.server';
 import type { UnlockedBadge } from '~/types/achievements';
 import { replyWithInvalid, replyWithServiceError } from './form-reply.server';
 import { optionalUser } from './guards.server';
 import { redirectWithToast } from './toast.server';
 import { timeZoneFromRequest } from './time-zone.server';
 
+const STATUS_LABEL = { owned: 'Owned', wanted: 'Wanted', trading: 'Trading' } as const;
 const STATUS_TEXT = { owned: 'your collection', wanted: 'your wanted list', trading: 'your trading pins' } as const;
 
 /** One 'Badge Unlocked!' toast per new badge (the toaster staggers them). */
@@ -45,6 +46,41 @@ export async function handleAddToCollection(request: Request, formData: FormData
     // spec §8: 'Failed to Add Pin'
     return redirectWithToast(opts.redirectTo, {
       title: 'Failed to Add Pin',
+      description: 'Failed to update your collection. Please try again.',
+      variant: 'destructive',
+    });
+  }
+}
+
+/**
+ * The server half of the pin page's "Your copy" form (`intent === 'updateCollectionEntry'`): sets the
+ * signed-in user's entry to the submitted values.
+ */
+export async function handleUpdateCollectionEntry(request: Request, formData: FormData, opts: { redirectTo: string }): Promise<Response> {
+  const extra = { intent: 'updateCollectionEntry' as const };
+  const submission = parseWithZod(formData, { schema: AddToCollectionSchema });
+  if (submission.status !== 'success') return replyWithInvalid(submission, { extra });
+  const user = await optionalUser(request);
+  if (!user) {
+    return redirectWithToast(`/api/login?redirectTo=${encodeURIComponent(opts.redirectTo)}`, {
+      title: 'Please sign in',
+      description: 'Sign in to change your collection.',
+      variant: 'destructive',
+    });
+  }
+  try {
+    const { entry, newlyUnlockedBadges } = await updateCollectionEntry(user, submission.value, { timeZone: timeZoneFromRequest(request) });
+    return redirectWithToast(opts.redirectTo, {
+      title: 'Collection Updated',
+      description: `${entry.pin.name}: ${STATUS_LABEL[entry.status]}, quantity ${entry.quantity}, ${entry.condition}.`,
+      variant: 'success',
+      more: badgeToasts(newlyUnlockedBadges),
+    });
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) return replyWithServiceError(submission, error, { extra });
+    console.error(error);
+    return redirectWithToast(opts.redirectTo, {
+      title: 'Update Failed',
       description: 'Failed to update your collection. Please try again.',
       variant: 'destructive',
     });

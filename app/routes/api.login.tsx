@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useEffect } from 'react';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { oauthSettings } from '~/http/oauth.server';
-import { safeRedirect } from '~/auth/redirect';
+import { safeRedirect, withRedirectTo } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';
 import { Field, FormErrors } from '~/components/ui/field';
@@ -47,7 +47,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const user = await verifyLogin(submission.value, { ip });
     const cookie = await createUserSession(request, user.id);
-    return redirect(safeRedirect(submission.value.redirectTo, '/'), { headers: { 'Set-Cookie': cookie } });
+    const target = submission.value.redirectTo ?? new URL(request.url).searchParams.get('redirectTo');
+    return redirect(safeRedirect(target, '/'), { headers: { 'Set-Cookie': cookie } });
   } catch (error) {
     return replyWithServiceError(submission, error, { hideFields: ['password'] });
   }
@@ -62,6 +63,9 @@ function toFormData(body: Record<string, unknown>): FormData {
 export default function SignIn() {
   const { redirectTo, oauth, error } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  // The form posts to its own URL with the target in the query, so that a refused attempt (and the
+  // page the server renders for it without JavaScript) still knows where to go after the next one.
+  const formAction = withRedirectTo('/api/login', redirectTo);
   const navigation = useNavigation();
   const pending = navigation.state === 'submitting' && navigation.formAction?.startsWith('/api/login');
   const [form, fields] = useForm({
@@ -76,8 +80,8 @@ export default function SignIn() {
     const input = document.getElementById(fields.password.id);
     if (actionData && input instanceof HTMLInputElement) input.value = '';
   }, [actionData, fields.password.id]);
-  const signupHref = redirectTo !== '/' ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : '/signup';
-  const oauthHref = redirectTo !== '/' ? `/api/login/oauth?redirectTo=${encodeURIComponent(redirectTo)}` : '/api/login/oauth';
+  const signupHref = withRedirectTo('/signup', redirectTo);
+  const oauthHref = withRedirectTo('/api/login/oauth', redirectTo);
 
   return (
     <div className="mx-auto max-w-md py-6">
@@ -104,7 +108,7 @@ export default function SignIn() {
           </>
         ) : null}
 
-        <Form method="post" action="/api/login" {...getFormProps(form)} className={`space-y-4 ${oauth.enabled ? '' : 'mt-6'}`}>
+        <Form method="post" action={formAction} {...getFormProps(form)} className={`space-y-4 ${oauth.enabled ? '' : 'mt-6'}`}>
           <FormErrors errors={form.errors} id={form.errorId} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <Field label="Email" field={fields.email} type="email" autoComplete="email" />

@@ -1,14 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { OrgPicker } from '~/components/org-picker';
 import { PinGrid, toCardData } from '~/components/pin-grid';
 import { EmptyState } from '~/components/ui/empty-state';
-import { browseQuerySchema, PIN_PAGE_SIZE } from '~/forms/pins';
+import { BROWSE_SORT_LABELS, BROWSE_SORTS, browseQuerySchema, PIN_PAGE_SIZE } from '~/forms/pins';
 import { listOrganizations } from '~/services/organizations.server';
-import { listPins } from '~/services/pins.server';
+import { listPins, listPinYears } from '~/services/pins.server';
 import { RARITIES, RARITY_LABELS } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
 import { isListFiltered, listQueryParams, readListQuery } from '~/utils/list-query';
@@ -29,6 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return pageGuard(async () => {
     const url = new URL(request.url);
     const query = readListQuery(url, browseQuerySchema);
+    // The filter form sends every field, defaults too (rarity=all_rarities, an empty search): the
+    // URL is brought to its short form, which a reader can share and bookmark.
+    const canonical = canonicalSearch(query, url.searchParams);
+    if (canonical !== null) throw redirect(canonical ? `/browse?${canonical}` : '/browse');
     const page = query.page;
     const single = url.searchParams.get('single') === '1';
     // the moment the list was first shown: later pages leave out pins added since, so offsets
@@ -36,17 +41,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const asOfParam = Number(url.searchParams.get('asOf'));
     const asOf = Number.isSafeInteger(asOfParam) && asOfParam > 0 ? asOfParam : Date.now();
     const firstPage = single ? page : Math.max(1, page - MAX_WINDOW_PAGES + 1);
-    const [result, organizations] = await Promise.all([
+    const [result, organizations, years] = await Promise.all([
       listPins({
         search: query.q || undefined,
         rarity: query.filters.rarity,
         organizationId: query.filters.organizationId,
+        year: query.filters.year ? Number(query.filters.year) : null,
+        sort: query.sort,
+        dir: query.dir,
         // page 1 is 'now' anyway; later pages hold to the moment the list was first shown
         createdUpTo: url.searchParams.has('asOf') ? new Date(asOf) : null,
         limit: (page - firstPage + 1) * PIN_PAGE_SIZE,
         offset: (firstPage - 1) * PIN_PAGE_SIZE,
       }),
       single ? Promise.resolve(null) : listOrganizations(),
+      single ? Promise.resolve(null) : listPinYears(),
     ]);
     return json({
       pins: result.pins.map(toCardData),
@@ -59,11 +68,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
       single,
       query,
       organizations: organizations?.map((o) => ({ id: o.id, name: o.name, description: o.description })) ?? null,
+      years,
     });
   });
 }
 
+/** The short form of the URL's query when it differs from what was asked (null when it is already short). */
+function canonicalSearch(query: BrowseQuery, params: URLSearchParams): string | null {
+  const next = listQueryParams(query);
+  for (const key of ['asOf', 'single']) {
+    const value = params.get(key);
+    if (value) next.set(key, value);
+  }
+  const sorted = (p: URLSearchParams) => [...p.entries()].map(([k, v]) => `${k}=${v}`).sort().join('&');
+  return sorted(next) === sorted(params) ? null : next.toString();
+}
+type BrowseQuery = z.output<typeof browseQuerySchema>;
+
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** The filter form's fields, defaults left out (no `rarity=all_rarities`, no empty search). */
+function filterParams(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of new FormData(form)) {
+    if (typeof value !== 'string') continue;
+    const v = value.trim();
+    if (!v || (key === 'rarity' && v === 'all_rarities') || (key === 'sort' && v === BROWSE_SORTS[0])) continue;
+    params.set(key, v);
+  }
+  return params;
+}
 
 function pageHref(query: LoaderData['query'], page: number, asOf: number, single = false) {
   const params = listQueryParams(query, { page });
@@ -111,6 +145,8 @@ export default function Browse() {
   const nextHref = pageHref(data.query, lastPage + 1, data.asOf);
   const shownFrom = data.offset + 1;
   const shownTo = data.offset + pins.length;
+  const chosenYear = data.query.filters.year ? Number(data.query.filters.year) : null;
+  const yearOptions = data.years && chosenYear && !data.years.includes(chosenYear) ? [chosenYear, ...data.years] : (data.years ?? []);
 
   return (
     <div className="space-y-6">
@@ -119,8 +155,19 @@ export default function Browse() {
         <p className="mt-1 text-slate-600">Explore our extensive database of collectible pins with detailed rarity information.</p>
       </header>
 
-      <Form ref={formRef} method="get" action="/browse" role="search" className="card grid gap-4 p-4 md:grid-cols-[2fr_1fr_1.5fr_auto] md:items-end">
-        <div>
+      <Form
+        ref={formRef}
+        method="get"
+        action="/browse"
+        role="search"
+        className="card grid grid-cols-2 gap-3 p-4 sm:gap-4 lg:grid-cols-[2fr_1fr_1fr_1.2fr_1.5fr_auto] lg:items-end"
+        onSubmit={(e) => {
+          // the short URL at once (the server would redirect a long one to it)
+          e.preventDefault();
+          submit(filterParams(e.currentTarget), { method: 'get', action: '/browse' });
+        }}
+      >
+        <div className="col-span-2 lg:col-span-1">
           <label htmlFor="browse-q" className="label">
             Search
           </label>
@@ -145,7 +192,7 @@ export default function Browse() {
             defaultValue={data.query.filters.rarity ?? 'all_rarities'}
             key={data.query.filters.rarity}
             className="input"
-            onChange={(e) => submit(e.currentTarget.form)}
+            onChange={(e) => e.currentTarget.form?.requestSubmit()}
           >
             <option value="all_rarities">All Rarities</option>
             {[...RARITIES].reverse().map((r) => (
@@ -155,20 +202,61 @@ export default function Browse() {
             ))}
           </select>
         </div>
-        <OrgPicker
-          key={data.query.filters.organizationId}
-          organizations={data.organizations ?? undefined}
-          value={data.query.filters.organizationId ?? ''}
-          onChange={() => {
-            // the hidden input updates on the next render; submit after it
-            setTimeout(() => formRef.current && submit(formRef.current), 0);
-          }}
-        />
-        <div className="flex gap-2">
+        <div>
+          <label htmlFor="browse-year" className="label">
+            Year
+          </label>
+          <select
+            id="browse-year"
+            name="year"
+            defaultValue={data.query.filters.year ?? ''}
+            key={data.query.filters.year}
+            className="input"
+            onChange={(e) => e.currentTarget.form?.requestSubmit()}
+          >
+            <option value="">All Years</option>
+            {yearOptions.map((y) => (
+              <option key={y} value={y}>
+                {y}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-span-2 sm:col-span-1">
+          <label htmlFor="browse-sort" className="label">
+            Sort by
+          </label>
+          <select
+            id="browse-sort"
+            name="sort"
+            defaultValue={data.query.sort}
+            key={data.query.sort}
+            className="input"
+            onChange={(e) => e.currentTarget.form?.requestSubmit()}
+          >
+            {BROWSE_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {sort === 'newest' && data.query.q ? 'Best match' : BROWSE_SORT_LABELS[sort]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-span-2 sm:col-span-1">
+          <OrgPicker
+            key={data.query.filters.organizationId}
+            organizations={data.organizations ?? undefined}
+            value={data.query.filters.organizationId ?? ''}
+            onChange={() => {
+              // the hidden input updates on the next render; submit after it
+              setTimeout(() => formRef.current?.requestSubmit(), 0);
+            }}
+          />
+        </div>
+        <div className="col-span-2 flex gap-2 lg:col-span-1">
           <button type="submit" className="btn-primary">
             Search
           </button>
-          {filtersActive ? (
+          {filtersActive || data.query.sort !== data.query.defaults.sort ? (
             <Link to="/browse" className="btn-secondary">
               Clear
             </Link>

@@ -11,7 +11,8 @@ import { FieldError } from '~/components/ui/field';
 import { RarityBadge } from '~/components/rarity-badge';
 import { MIN_PIN_YEAR } from '~/utils/constants';
 import { currentYear, pinEditSchema } from '~/forms/pins';
-import { handleAddToCollection } from '~/http/collection-form.server';
+import { handleAddToCollection, handleUpdateCollectionEntry } from '~/http/collection-form.server';
+import { getCollectionEntryForPin } from '~/services/collection.server';
 import { isAppError } from '~/services/errors';
 import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
@@ -36,6 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     rethrowAsPageError(error);
   }
   const canEdit = canEditPin(user, pin);
+  const own = user ? await getCollectionEntryForPin(user.id, pin.id) : null;
+  const ownEntry = own ? { status: own.status, quantity: own.quantity, condition: own.condition, tradeable: own.tradeable, notes: own.notes } : null;
   // dimensions of the full-size variants, so the main image reserves its space (no layout shift)
   const ids = pin.images.map((u) => imageIdOf(u)).filter((x): x is string => !!x);
   const sizes = await imageSizes(ids);
@@ -58,6 +61,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     shown,
     canEdit,
     signedIn: !!user,
+    ownEntry,
     // the confirm steps rendered by the server (no JavaScript needed)
     confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
     editOpen: canEdit && url.searchParams.get('edit') === '1',
@@ -71,6 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!formData) throw json({ message: 'The form could not be read' }, { status: 400 });
   const intent = formData.get('intent');
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
+  if (intent === 'updateCollectionEntry') return handleUpdateCollectionEntry(request, formData, { redirectTo: `/pins/${id}` });
 
   const user = await optionalUser(request);
   if (intent === 'edit') {
@@ -163,7 +168,10 @@ function PinView({ data }: { data: Loaded }) {
   const { pin, photos, shown } = data;
   const actionData = useActionData<typeof action>();
   const location = useLocation();
-  const addResult = actionData && 'intent' in actionData && actionData.intent === 'addToCollection' ? actionData.lastResult : undefined;
+  const addResult =
+    actionData && 'intent' in actionData && (actionData.intent === 'addToCollection' || actionData.intent === 'updateCollectionEntry')
+      ? actionData.lastResult
+      : undefined;
   const editResult = actionData && 'intent' in actionData && actionData.intent === 'edit' ? (actionData.lastResult as SubmissionResult<string[]>) : undefined;
   const photo = photos[shown];
   const percent = pin.totalQuantity > 0 ? Math.round((pin.availableQuantity / pin.totalQuantity) * 100) : 0;
@@ -282,7 +290,7 @@ function PinView({ data }: { data: Loaded }) {
             </div>
           ) : null}
 
-          <AddToCollectionForm pinId={pin.id} signedIn={data.signedIn} lastResult={addResult} />
+          <AddToCollectionForm pinId={pin.id} signedIn={data.signedIn} lastResult={addResult} entry={data.ownEntry} />
         </div>
       </div>
     </article>

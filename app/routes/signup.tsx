@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useEffect } from 'react';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { oauthSettings } from '~/http/oauth.server';
-import { safeRedirect } from '~/auth/redirect';
+import { safeRedirect, withRedirectTo } from '~/auth/redirect';
 import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';
 import { Field, FormErrors } from '~/components/ui/field';
@@ -34,7 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await consumeRateLimit('signup-ip', (context as { clientIp?: string }).clientIp ?? 'unknown');
     const user = await createAccount(submission.value);
     const cookie = await createUserSession(request, user.id);
-    return redirect(safeRedirect(submission.value.redirectTo, '/'), { headers: { 'Set-Cookie': cookie } });
+    const target = submission.value.redirectTo ?? new URL(request.url).searchParams.get('redirectTo');
+    return redirect(safeRedirect(target, '/'), { headers: { 'Set-Cookie': cookie } });
   } catch (error) {
     return replyWithServiceError(submission, error, { hideFields: ['password'] });
   }
@@ -56,7 +57,7 @@ export default function SignUp() {
     const input = document.getElementById(fields.password.id);
     if (actionData && input instanceof HTMLInputElement) input.value = '';
   }, [actionData, fields.password.id]);
-  const loginHref = redirectTo !== '/' ? `/api/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/api/login';
+  const loginHref = withRedirectTo('/api/login', redirectTo);
 
   return (
     <div className="mx-auto max-w-md py-6">
@@ -64,11 +65,11 @@ export default function SignUp() {
         <h1 className="text-2xl font-bold text-slate-900">Create your account</h1>
         <p className="mt-1 text-sm text-slate-600">Keep your pin collection, earn badges and join your team.</p>
         {oauth.enabled ? (
-          <a href="/api/login/oauth" className="btn-secondary mt-6 w-full">
+          <a href={withRedirectTo('/api/login/oauth', redirectTo)} className="btn-secondary mt-6 w-full">
             Continue with {oauth.label}
           </a>
         ) : null}
-        <Form method="post" action="/signup" {...getFormProps(form)} className="mt-6 space-y-4">
+        <Form method="post" action={withRedirectTo('/signup', redirectTo)} {...getFormProps(form)} className="mt-6 space-y-4">
           <FormErrors errors={form.errors} id={form.errorId} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <div className="grid gap-4 sm:grid-cols-2">

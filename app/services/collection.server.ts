@@ -173,6 +173,47 @@ export async function moveCollectionEntry(
   return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
 }
 
+/**
+ * Changes the user's own entry for a pin to exactly what the form says (the pin page's "Your copy"
+ * form): status, quantity, condition, tradeable and notes replace the stored ones (empty notes clear
+ * them). Unlike adding, nothing is merged. 404 when the pin is not in the collection.
+ */
+export async function updateCollectionEntry(
+  actor: Actor | null,
+  input: unknown,
+  opts: ActivityOptions = {},
+): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+  assertSignedIn(actor, 'Please sign in to change your collection');
+  const data = parseWith(AddToCollectionApiSchema, input);
+  assertCanWriteCollection(actor, actor.id);
+  await ensureAchievementsOnce();
+  const now = opts.now ?? new Date();
+  const result = await transaction(async (tx) => {
+    const existing = await tx.query.userCollections.findFirst({
+      where: and(eq(userCollections.userId, actor.id), eq(userCollections.pinId, data.pinId)),
+    });
+    if (!existing) throw new NotFound('This pin is not in your collection');
+    await tx
+      .update(userCollections)
+      .set({
+        status: data.status,
+        quantity: data.quantity,
+        condition: data.condition,
+        tradeable: data.status === 'trading' ? true : data.tradeable,
+        notes: data.notes,
+        acquiredAt: data.status === 'wanted' ? existing.acquiredAt : (existing.acquiredAt ?? now),
+        updatedAt: now,
+      })
+      .where(eq(userCollections.id, existing.id));
+    await refreshCollectionCounts(tx, actor.id);
+    await recordActivityDay(tx, actor.id, { ...opts, now });
+    const newlyUnlockedBadges = await evaluateBadges(tx, actor.id, { now });
+    return { entryId: existing.id, newlyUnlockedBadges };
+  });
+  const entry = await getEntryById(result.entryId);
+  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
+}
+
 /** Removes a pin from the user's collection. */
 export async function removeCollectionEntry(actor: Actor | null, userId: string, pinId: string): Promise<void> {
   assertCanWriteCollection(actor, userId);

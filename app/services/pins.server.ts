@@ -308,6 +308,14 @@ export interface PinListFilters {
   organizationId?: string | null;
   /** only pins added up to this moment: keeps offset paging stable while new pins arrive */
   createdUpTo?: Date | null;
+  /** only pins of this year */
+  year?: number | null;
+  /**
+   * The order: newest (the default; with a search, best match first), name, year, value or rarity,
+   * each in `dir` (pins without a year or value come last either way).
+   */
+  sort?: PinSort | null;
+  dir?: 'asc' | 'desc' | null;
   limit?: unknown;
   offset?: unknown;
 }
@@ -318,6 +326,36 @@ export interface PinListResult {
   limit: number;
   offset: number;
   hasMore: boolean;
+}
+
+export const PIN_SORTS = ['newest', 'name', 'year', 'value', 'rarity'] as const;
+export type PinSort = (typeof PIN_SORTS)[number];
+
+function pinOrder(sort: PinSort, dir: 'asc' | 'desc'): SQL[] {
+  const d = dir === 'asc' ? sql`asc` : sql`desc`;
+  const newest = [desc(pins.createdAt), desc(pins.id)];
+  switch (sort) {
+    case 'name':
+      return [sql`${pins.name} collate nocase ${d}`, desc(pins.id)];
+    case 'year':
+      return [sql`${pins.year} ${d} nulls last`, ...newest];
+    case 'value':
+      return [sql`${pins.estimatedValueCents} ${d} nulls last`, ...newest];
+    case 'rarity':
+      return [sql`${pins.rarityScore} ${d}`, ...newest];
+    default:
+      return dir === 'asc' ? [asc(pins.createdAt), asc(pins.id)] : newest;
+  }
+}
+
+/** The years pins in the catalogue have, newest first (browse's year filter). */
+export async function listPinYears(): Promise<number[]> {
+  const rows = await db()
+    .selectDistinct({ year: pins.year })
+    .from(pins)
+    .where(sql`${pins.year} is not null`)
+    .orderBy(desc(pins.year));
+  return rows.map((r) => r.year).filter((y): y is number => y != null);
 }
 
 /** Normalises the filters as the API and the browse page receive them. */
@@ -341,6 +379,10 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   const conditions: SQL[] = [];
   if (rarity) conditions.push(eq(pins.rarity, rarity));
   if (organizationId) conditions.push(eq(pins.organizationId, organizationId));
+  if (typeof filters.year === 'number' && Number.isInteger(filters.year)) conditions.push(eq(pins.year, filters.year));
+  const sort: PinSort = filters.sort && (PIN_SORTS as readonly string[]).includes(filters.sort) ? filters.sort : 'newest';
+  const dir = filters.dir === 'asc' ? 'asc' : filters.dir === 'desc' ? 'desc' : sort === 'name' ? 'asc' : 'desc';
+  const order = pinOrder(sort, dir);
   if (filters.createdUpTo && !Number.isNaN(filters.createdUpTo.getTime())) {
     // unary + keeps the planner from driving the query by the date index (with a search it then
     // probed the FTS table once per pin: 10x slower); it stays a plain filter
@@ -360,14 +402,15 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
       .innerJoin(organizations, eq(organizations.id, pins.organizationId))
       .leftJoin(teams, eq(teams.id, pins.teamId))
       .where(where)
-      .orderBy(sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id))
+      // newest (the default) reads as best match when searching; another sort is the reader's choice
+      .orderBy(...(sort === 'newest' && dir === 'desc' ? [sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id)] : order))
       .limit(limit)
       .offset(offset);
     // (bm25 cannot share a query with a window count, so the total is its own query)
     const counted = await db().select({ n: count() }).from(pins).innerJoin(pinsFts, on).where(where).get();
     total = Number(counted?.n ?? 0);
   } else {
-    rows = await baseSelect().where(where).orderBy(desc(pins.createdAt), desc(pins.id)).limit(limit).offset(offset);
+    rows = await baseSelect().where(where).orderBy(...order).limit(limit).offset(offset);
     const counted = await db().select({ n: count() }).from(pins).where(where).get();
     total = Number(counted?.n ?? 0);
   }

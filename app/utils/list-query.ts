@@ -10,8 +10,8 @@ import { z } from 'zod';
 export const SORT_DIRS = ['asc', 'desc'] as const;
 export type SortDir = (typeof SORT_DIRS)[number];
 
-/** A filter takes one of a list of values (an enumeration), or a record id. */
-export type FilterSpec = readonly [string, ...string[]] | 'id';
+/** A filter takes one of a list of values (an enumeration), a record id, or a year (4 digits). */
+export type FilterSpec = readonly [string, ...string[]] | 'id' | 'year';
 type FilterValue<T> = T extends readonly (infer V)[] ? V : string;
 export type ListFilters<F> = { [K in keyof F]?: FilterValue<F[K]> };
 /** A list with no declared sorts has no sort (and no direction) in its state. */
@@ -24,8 +24,10 @@ export interface ListQueryOptions<F, S extends string> {
   /** the keys the list can be sorted by (column keys); the first is the default unless `defaultSort` */
   sorts?: readonly S[];
   defaultSort?: NoInfer<S>;
-  /** the default sort's direction (other sorts start ascending) */
+  /** the default sort's direction (other sorts start ascending unless `sortDirs` says otherwise) */
   defaultDir?: SortDir;
+  /** the direction a sort starts in when the URL names none (e.g. `{ value: 'desc' }`: highest first) */
+  sortDirs?: Partial<Record<NoInfer<S>, SortDir>>;
   /** the page sizes a reader may choose; the first is the default unless `defaultSize` */
   sizes?: readonly number[];
   defaultSize?: number;
@@ -43,7 +45,7 @@ export interface ListQuery<F = Record<string, FilterSpec>, S extends string = st
   page: number;
   size: number;
   /** the list's defaults, so that links written from this state (also in the browser) leave them out */
-  defaults: { sort: SortField<S>; dir: DirField<S>; size: number };
+  defaults: { sort: SortField<S>; dir: DirField<S>; size: number; sortDirs?: Record<string, SortDir> };
 }
 
 /**
@@ -57,7 +59,7 @@ export interface ListQueryState {
   dir?: SortDir;
   page: number;
   size: number;
-  defaults: { sort?: string; dir?: SortDir; size: number };
+  defaults: { sort?: string; dir?: SortDir; size: number; sortDirs?: Record<string, SortDir> };
 }
 
 export type ListQueryChanges<Q extends ListQueryState> = {
@@ -103,7 +105,9 @@ export function listQuerySchema<const F extends Record<string, FilterSpec> = Rec
     filterShape[name] =
       spec === 'id'
         ? z.string().trim().regex(ID_PATTERN).optional().catch(undefined)
-        : z.enum(spec as [string, ...string[]]).optional().catch(undefined);
+        : spec === 'year'
+          ? z.string().trim().regex(/^\d{4}$/).optional().catch(undefined)
+          : z.enum(spec as [string, ...string[]]).optional().catch(undefined);
   }
   const hasSort = defaultSort !== undefined;
   const shape = {
@@ -121,7 +125,8 @@ export function listQuerySchema<const F extends Record<string, FilterSpec> = Rec
       .catch(defaultSize),
     filters: z.object(filterShape),
   };
-  const defaults = { sort: defaultSort, dir: hasSort ? defaultDir : undefined, size: defaultSize };
+  const sortDirs = { ...(options.sortDirs ?? {}) } as Record<string, SortDir>;
+  const defaults = { sort: defaultSort, dir: hasSort ? defaultDir : undefined, size: defaultSize, ...(options.sortDirs ? { sortDirs } : {}) };
 
   return z.preprocess(
     // the filters sit beside the other keys in the URL, and in their own object in the state
@@ -132,17 +137,19 @@ export function listQuerySchema<const F extends Record<string, FilterSpec> = Rec
     z.object(shape).transform((state) => ({
       ...state,
       dir: hasSort ? (state.dir ?? defaultDirFor(state.sort, defaults)) : undefined,
-      defaults: { ...defaults },
+      defaults: { ...defaults, ...(defaults.sortDirs ? { sortDirs: { ...defaults.sortDirs } } : {}) },
     })),
   ) as unknown as ListQuerySchema<F, S>;
 }
 
 /**
  * The direction a sort has when the URL names none: the list's default direction for its default
- * sort (e.g. newest first), ascending for any other (`?sort=name` reads A to Z).
+ * sort (e.g. newest first), the sort's own (`sortDirs`) for another, else ascending (`?sort=name`
+ * reads A to Z).
  */
-function defaultDirFor(sort: string | undefined, defaults: { sort?: string; dir?: SortDir }): SortDir {
-  return sort === defaults.sort ? (defaults.dir ?? 'asc') : 'asc';
+function defaultDirFor(sort: string | undefined, defaults: { sort?: string; dir?: SortDir; sortDirs?: Record<string, SortDir> }): SortDir {
+  if (sort === defaults.sort) return defaults.dir ?? 'asc';
+  return (sort !== undefined ? defaults.sortDirs?.[sort] : undefined) ?? 'asc';
 }
 
 /**

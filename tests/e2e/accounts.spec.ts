@@ -87,8 +87,16 @@ test.describe('account life cycle', () => {
     void request;
   });
 
-  test('sign-in keeps a same-site redirectTo and ignores another site', async ({ page }) => {
+  test('sign-in keeps a same-site redirectTo through failures and ignores another site', async ({ page }) => {
     await page.goto('/api/login?redirectTo=%2Fbrowse');
+    // a refused password and an empty form keep the target for the next attempt
+    await page.getByLabel('Email').fill(DEMO.player);
+    await page.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByText('Invalid email or password')).toBeVisible();
+    await page.getByLabel('Email').fill('');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByText('Email is required').first()).toBeVisible();
     await page.getByLabel('Email').fill(DEMO.player);
     await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
@@ -99,6 +107,21 @@ test.describe('account life cycle', () => {
     await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  test('sign-up keeps redirectTo through a refused form', async ({ page }) => {
+    await page.goto('/api/login?redirectTo=%2Fbrowse%3Frarity%3Drare');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('First name').fill('Robin');
+    await page.getByLabel('Last name').fill('Redirect');
+    await page.getByLabel('Email').fill(`redirect-${uid()}@example.test`);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('Password must be at least 10 characters').first()).toBeVisible();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page).toHaveURL(/\/browse\?rarity=rare$/);
+    await expect(page.getByRole('heading', { name: 'Set up your account' })).toBeVisible();
   });
 
   test('the 11th rapid wrong password gets 429 with a clear message', async ({ page }) => {

@@ -227,6 +227,41 @@ test.describe('my collection', () => {
     expect(stats).toMatchObject({ pinsOwned: rest.owned, pinsWanted: rest.wanted + 1 });
   });
 
+  test('the pin page shows your copy and changes it to exactly what the form says', async ({ page, signInAs }, info) => {
+    const noJs = isNoJs(info.project.name);
+    const me = await signInCollector(signInAs);
+    const [pin] = await freshPins(page, 1);
+    await page.goto(`/pins/${pin.id}`);
+    await expect(page.getByTestId('own-copy')).toHaveCount(0);
+    await addViaApi(page, { pinId: pin.id, status: 'owned', quantity: 2, condition: 'good', notes: 'Swap meet' });
+    await page.goto(`/pins/${pin.id}`);
+    const copy = page.getByTestId('own-copy');
+    await expect(copy.getByTestId('own-entry')).toHaveText('In your collection: Owned, quantity 2, condition Good.');
+    await expect(copy.getByLabel('Quantity')).toHaveValue('2');
+    await expect(copy.getByLabel('Condition')).toHaveValue('good');
+    await expect(copy.getByLabel('Notes')).toHaveValue('Swap meet');
+    await expect(page.getByTestId('add-to-collection')).toHaveCount(0);
+
+    // bad input: the message, nothing changed
+    await copy.getByLabel('Quantity').fill('0');
+    await copy.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(copy.getByText('Quantity must be at least 1')).toBeVisible();
+
+    await copy.getByLabel('Status').selectOption('trading');
+    await copy.getByLabel('Quantity').fill('1');
+    await copy.getByLabel('Condition').selectOption('mint');
+    await copy.getByLabel('Notes').fill('');
+    await copy.getByRole('button', { name: 'Save Changes' }).click();
+    await expectNotice(page, 'Collection Updated', `${pin.name}: Trading, quantity 1, mint.`, noJs);
+    await expect(page.getByTestId('own-copy').getByTestId('own-entry')).toHaveText('In your collection: Trading, quantity 1, condition Mint, tradeable.');
+    const lists = await listsOf(page, me.id);
+    expect(lists.owned.map((e) => e.pinId)).not.toContain(pin.id);
+    const [entry] = ((await (await page.request.get(`/api/users/${me.id}/collection/trading`)).json()) as { pinId: string; quantity: number; notes: string | null }[]).filter(
+      (e) => e.pinId === pin.id,
+    );
+    expect(entry).toMatchObject({ quantity: 1, notes: null });
+  });
+
   test('badges page: earned with date and points, locked with x / target progress', async ({ page, signInAs }) => {
     const me = await signInCollector(signInAs);
     for (const p of await freshPins(page, 2)) await addViaApi(page, { pinId: p.id, status: 'owned' });

@@ -70,10 +70,21 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible();
   await expect(page.getByRole('link', { name })).toBeVisible();
   await expect(page.getByText(/\d+% confidence/).first()).toBeVisible();
+  // the photo beside the catalogue's picture of the pin
+  const compared = page.getByTestId('compared-pictures');
+  await expect(compared.getByRole('img', { name: 'Your photo' })).toBeVisible();
+  await expect(compared.getByRole('figure').filter({ hasText: 'Catalogue picture' }).getByRole('img', { name })).toBeVisible();
   // signed in: the add-to-collection form is offered
   await expect(page.getByRole('form', { name: 'Add to Collection' })).toBeVisible();
 
   if (noJs) return;
+  // the home page's card shows both pictures too
+  await page.goto('/');
+  await identifyWith(page, await photoFile(seed, { rotate: 6, size: 320 }), false);
+  const card = page.getByTestId('identification-card');
+  await expect(card.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
+  await expect(card.getByRole('figure').filter({ hasText: 'Your photo' }).getByRole('img')).toBeVisible();
+  await expect(card.getByRole('figure').filter({ hasText: 'Catalogue picture' }).getByRole('img', { name })).toBeVisible();
   // a 12-megapixel photo from the phone's gallery is scaled down in the browser before it is sent,
   // and still names the pin
   const large = await photoFile(seed, { rotate: 9, size: 340 });
@@ -128,7 +139,11 @@ test('near-identical pins: the ones it cannot tell apart to choose from, apart f
   await expect(page.getByText('This pin is one of 2 near-identical pins.', { exact: false }).first()).toBeVisible();
   const choice = page.getByRole('region', { name: 'Choose your pin' });
   await expect(choice.getByTestId('similar-pin')).toHaveCount(2);
-  for (const name of editions) await expect(choice.getByRole('heading', { name })).toBeVisible();
+  for (const name of editions) {
+    await expect(choice.getByRole('heading', { name })).toBeVisible();
+    // each candidate with its own picture
+    await expect(choice.getByTestId('similar-pin').filter({ hasText: name }).getByRole('img', { name })).toBeVisible();
+  }
   await expect(page.getByRole('region', { name: 'Other similar pins' }).getByRole('heading', { name: cousin })).toBeVisible();
 
   await choice.getByRole('button', { name: `This is my pin: ${editions[1]}` }).click();

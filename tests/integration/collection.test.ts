@@ -18,6 +18,7 @@ import {
   listCollection,
   moveCollectionEntry,
   removeCollectionEntry,
+  updateCollectionEntry,
 } from '~/services/collection.server';
 import { AppError } from '~/services/errors';
 import { createUserSession } from '~/auth/session.server';
@@ -397,5 +398,35 @@ describe('concurrency', () => {
     expect(new Set(held.map((h) => h.achievementId)).size).toBe(held.length);
     const points = (await listUserAchievements(user, user.id)).reduce((s, ua) => s + ua.achievement.points, 0);
     expect((await db().query.userStats.findFirst({ where: eq(userStats.userId, user.id) }))!.achievementPoints).toBe(points);
+  });
+});
+
+describe('changing your own entry (the pin page)', () => {
+  it('sets exactly the submitted values, without merging, and keeps stats true', async () => {
+    const user = await createUser();
+    const pin = await createPin();
+    await createCollectionEntry(user, { pinId: pin.id, status: 'owned', quantity: 3, condition: 'good', notes: 'Swap meet' });
+    const { entry } = await updateCollectionEntry(user, { pinId: pin.id, status: 'wanted', quantity: 1, condition: 'mint', tradeable: false, notes: '' });
+    expect(entry).toMatchObject({ status: 'wanted', quantity: 1, condition: 'mint', tradeable: false, notes: null });
+    expect(await listCounts(user.id)).toMatchObject({ owned: 0, wanted: 1 });
+    expect(await statsOf(user.id)).toMatchObject({ pinsOwned: 0, pinsWanted: 1 });
+    // the same status again: the quantity is set, not added
+    const again = await updateCollectionEntry(user, { pinId: pin.id, status: 'wanted', quantity: 2 });
+    expect(again.entry.quantity).toBe(2);
+  });
+
+  it('refuses a visitor (401), bad input (400) and a pin not in your collection (404), changing nothing', async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const pin = await createPin();
+    await createCollectionEntry(owner, { pinId: pin.id, status: 'owned', quantity: 2 });
+    await expectError(updateCollectionEntry(null, { pinId: pin.id, status: 'owned', quantity: 1 }), 401);
+    await expectError(updateCollectionEntry(owner, { pinId: pin.id, status: 'owned', quantity: 0 }), 400);
+    await expectError(updateCollectionEntry(owner, { pinId: pin.id, status: 'lost', quantity: 1 }), 400);
+    // another user cannot reach the owner's entry: they have none for that pin
+    await expectError(updateCollectionEntry(other, { pinId: pin.id, status: 'wanted', quantity: 5 }), 404);
+    const [entry] = await listCollection(owner, owner.id, 'owned');
+    expect(entry).toMatchObject({ pinId: pin.id, quantity: 2 });
+    expect(await listCounts(other.id)).toMatchObject({ owned: 0, wanted: 0, trading: 0 });
   });
 });

@@ -16,6 +16,7 @@ import {
   highestValuePins,
   homeTabCounts,
   listPins,
+  listPinYears,
   newestPins,
   rarestPins,
   updatePin,
@@ -192,6 +193,24 @@ describe('search and lists', () => {
     await makePin({ name: 'Zebra Slugger', organizationId: orgA, rarity: 'ultra_rare', rarityScore: 4, totalQuantity: 20, estimatedValueCents: 12_550 });
     await makePin({ name: 'Quokka Catcher', organizationId: orgB, rarity: 'common', rarityScore: 1, event: 'Zebra Classic 2023' });
     await makePin({ name: 'Plain pin', organizationId: orgB, description: 'Has a zebra mascot', rarity: 'rare', rarityScore: 3 });
+  });
+
+  it('sorts by name, year, value and rarity and filters by year', async () => {
+    const orgS = (await makeOrg('Sorting Test Club')).id;
+    await makePin({ name: 'Sort Alpha 2019', organizationId: orgS, year: 2019, estimatedValueCents: 500, rarity: 'common', rarityScore: 1 });
+    await makePin({ name: 'sort beta 2021', organizationId: orgS, year: 2021, estimatedValueCents: 9_900, rarity: 'ultra_rare', rarityScore: 4 });
+    await makePin({ name: 'Sort Gamma', organizationId: orgS, year: null, estimatedValueCents: null, rarity: 'rare', rarityScore: 3 });
+    const names = async (opts: Parameters<typeof listPins>[0]) =>
+      (await listPins({ organizationId: orgS, limit: 10, ...opts })).pins.map((p) => p.name);
+    expect(await names({ sort: 'name' })).toEqual(['Sort Alpha 2019', 'sort beta 2021', 'Sort Gamma']);
+    expect(await names({ sort: 'name', dir: 'desc' })).toEqual(['Sort Gamma', 'sort beta 2021', 'Sort Alpha 2019']);
+    // pins without a year or value come last, whichever the direction
+    expect(await names({ sort: 'year' })).toEqual(['sort beta 2021', 'Sort Alpha 2019', 'Sort Gamma']);
+    expect(await names({ sort: 'year', dir: 'asc' })).toEqual(['Sort Alpha 2019', 'sort beta 2021', 'Sort Gamma']);
+    expect(await names({ sort: 'value' })).toEqual(['sort beta 2021', 'Sort Alpha 2019', 'Sort Gamma']);
+    expect(await names({ sort: 'rarity' })).toEqual(['sort beta 2021', 'Sort Gamma', 'Sort Alpha 2019']);
+    expect(await names({ year: 2019 })).toEqual(['Sort Alpha 2019']);
+    expect(await listPinYears()).toEqual(expect.arrayContaining([2021, 2019]));
   });
 
   it('builds a safe MATCH query from odd input', () => {

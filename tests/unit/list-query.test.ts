@@ -155,3 +155,26 @@ describe('isListFiltered', () => {
     expect(isListFiltered(readListQuery('?role=admin', users))).toBe(true);
   });
 });
+
+describe('per-sort directions and year filters', () => {
+  const pins = listQuerySchema({
+    filters: { year: 'year' },
+    sorts: ['newest', 'name', 'value'],
+    defaultDir: 'desc',
+    sortDirs: { value: 'desc' },
+  });
+
+  it('a sort starts in its own direction, which stays out of the URL', () => {
+    const byValue = readListQuery('?sort=value', pins);
+    expect(byValue).toMatchObject({ sort: 'value', dir: 'desc' });
+    expect(listQueryHref('/browse', byValue)).toBe('/browse?sort=value');
+    expect(listQueryHref('/browse', byValue, { dir: 'asc' })).toBe('/browse?sort=value&dir=asc');
+    expect(readListQuery('?sort=name', pins)).toMatchObject({ sort: 'name', dir: 'asc' });
+    expect(listQueryHref('/browse', readListQuery('?sort=newest', pins))).toBe('/browse');
+  });
+
+  it('reads a four-digit year and drops anything else', () => {
+    expect(readListQuery('?year=2024', pins).filters).toEqual({ year: '2024' });
+    for (const bad of ['24', '20245', 'abcd', '']) expect(readListQuery(`?year=${bad}`, pins).filters.year).toBeUndefined();
+  });
+});

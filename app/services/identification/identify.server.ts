@@ -30,6 +30,14 @@ import { consumeRateLimit } from '../rate-limit.server';
 
 export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
 export const SIMILAR_PINS_LIMIT = 4;
+/**
+ * Similar pins scoring below this are noise and are not shown (the near-identical pins of an
+ * ambiguous answer always are: they are the choice). A pin's score is 40 x its share of 60 geometric
+ * inliers plus 60 x its colour agreement, and a pin whose colours were never compared counts 0.3 of
+ * that: such a pin with a handful of chance inliers lands at 18-29 (a pennant beside shields scored
+ * 24-25). From 30 on, a pin either agreed in colour or had a third of the inliers: it looks alike.
+ */
+export const SIMILAR_MIN_SCORE = 30;
 
 export type { IdentificationAnalysis, IdentificationResult, SimilarPin };
 
@@ -182,6 +190,7 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
   const listed = outcome === 'ambiguous' ? [...familyIds, ...candidateIds.filter((id) => !family.has(id))] : candidateIds;
   const similarPins: SimilarPin[] = listed
     .filter((id) => id !== bestId)
+    .filter((id) => (outcome === 'ambiguous' && family.has(id)) || (scoreOf.get(id) ?? 0) >= SIMILAR_MIN_SCORE)
     .map((id) => pinById.get(id))
     .filter((p): p is PinDto => !!p)
     .slice(0, SIMILAR_PINS_LIMIT)

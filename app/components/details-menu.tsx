@@ -1,0 +1,53 @@
+import { useLocation } from '@remix-run/react';
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/**
+ * A `<details>` menu that behaves like a menu once JavaScript runs: it closes when the page changes
+ * (a link in it was followed), when a link in it is clicked (also one to the page already shown),
+ * on Escape (focus goes back to its button) and on a click or tap outside it. Without JavaScript it
+ * stays a plain `<details>`: every link in it loads a new page, which renders it closed.
+ */
+export function DetailsMenu({ className, name, children }: { className?: string; name: string; children: ReactNode }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location.key]);
+
+  useEffect(() => {
+    const details = ref.current;
+    if (!details) return;
+    const close = (focusSummary: boolean) => {
+      if (!details.open) return;
+      details.open = false;
+      if (focusSummary) details.querySelector('summary')?.focus();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && details.open) {
+        event.preventDefault();
+        close(true);
+      }
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !details.contains(event.target)) close(false);
+    };
+    const onClick = (event: MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest('a[href]')) close(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    details.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+      details.removeEventListener('click', onClick);
+    };
+  }, []);
+
+  return (
+    <details ref={ref} className={className} data-menu={name}>
+      {children}
+    </details>
+  );
+}
