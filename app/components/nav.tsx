@@ -11,6 +11,8 @@ export interface NavUser {
   lastName: string | null;
   role: Role;
   profileImageUrl: string | null;
+  /** pieces in the cart (the Cart link's count) */
+  cartCount?: number;
 }
 
 interface NavProps {
@@ -35,6 +37,15 @@ function navLinks(user: NavUser | null, earnedBadges: number) {
     links.push({ to: '/admin', label: 'Admin', mobileLabel: 'Admin Dashboard' });
   }
   return links;
+}
+
+function CartLink({ count }: { count: number }) {
+  return (
+    <NavLink to="/cart" className={linkClass} aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`} data-testid="nav-cart">
+      Cart
+      <span className="badge ml-1 bg-brand-100 text-brand-800">{count}</span>
+    </NavLink>
+  );
 }
 
 function SignOutForm({ className }: { className: string }) {
@@ -77,6 +88,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
           ))}
         </div>
         <div className="ml-auto flex items-center gap-2">
+          {user ? <CartLink count={user.cartCount ?? 0} /> : null}
           {user ? (
             <details className="relative hidden md:block" data-menu="avatar">
               <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="Account menu">
@@ -91,6 +103,12 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                   </Link>
                   <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/collection">
                     My Collection
+                  </Link>
+                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/orders">
+                    My Orders
+                  </Link>
+                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/inventory">
+                    My Purchases
                   </Link>
                   {isVendorRole(user.role) ? (
                     <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">

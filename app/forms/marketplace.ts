@@ -68,6 +68,14 @@ export const stockField = z.any().transform((value, ctx) => {
   return Number(text);
 });
 
+/** A catalogue pin named by its id or by the link of its page ('https://…/pins/<id>'). */
+function pinIdFromLink(v: unknown) {
+  const t = blankToUndefined(v);
+  if (typeof t !== 'string') return t;
+  const m = /\/pins\/([A-Za-z0-9_-]+)/.exec(t);
+  return m ? m[1] : t;
+}
+
 const booleanish = z.preprocess((v) => (v === 'on' || v === 'true' || v === '1' ? true : v === 'false' || v === '0' || v === 'off' ? false : v), z.boolean());
 
 export const listingSchema = z.object({
@@ -77,7 +85,7 @@ export const listingSchema = z.object({
   stockQuantity: stockField,
   category: z.preprocess(blankToUndefined, z.enum(CATEGORIES, { errorMap: () => ({ message: 'Choose a category from the list' }) }).optional()),
   /** the catalogue pin this listing sells (optional) */
-  pinId: z.preprocess(blankToUndefined, z.string().max(64, 'Choose a pin from the catalogue').optional()),
+  pinId: z.preprocess(pinIdFromLink, z.string().max(64, 'Choose a pin from the catalogue').optional()),
   isActive: booleanish.optional(),
 });
 export type ListingInput = z.infer<typeof listingSchema>;
