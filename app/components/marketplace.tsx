@@ -46,7 +46,7 @@ export function OrderTimeline({ moves }: { moves: TimelineMove[] }) {
       {moves.map((m, i) => (
         <li key={i} className="relative text-sm">
           <span aria-hidden="true" className="absolute -left-[1.4rem] top-1.5 h-2.5 w-2.5 rounded-full bg-brand-500" />
-          <span className="font-semibold text-slate-900">{m.from ? ORDER_STATUS_LABELS[m.to] : 'Order placed'}</span>{' '}
+          <span className="font-semibold text-slate-900">{m.from ? ORDER_STATUS_LABELS[m.to] : 'Placed'}</span>{' '}
           <span className="text-slate-600">
             <time dateTime={m.at}>{when(m.at)}</time> · {m.by ?? 'PinDex (automatic)'}
           </span>
