@@ -25,6 +25,7 @@ import { OnboardingSchema } from '~/forms/auth';
 import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
 import { clearStaleSession, optionalUser } from '~/http/guards.server';
 import { countEarnedBadges } from '~/services/achievements.server';
+import { cartCount } from '~/services/cart.server';
 import { completeOnboarding, defaultNickname } from '~/services/users.server';
 import { getToast, redirectWithToast } from '~/http/toast.server';
 import stylesheet from '~/tailwind.css';
@@ -44,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);
   const { toast, headers } = await getToast(request);
   const earnedBadges = user ? await countEarnedBadges(user.id) : 0;
+  const cartPieces = user ? await cartCount(user.id) : 0;
   const navUser: NavUser | null = user
     ? {
         id: user.id,
@@ -53,6 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         lastName: user.lastName,
         role: user.role,
         profileImageUrl: user.profileImageUrl,
+        cartCount: cartPieces,
       }
     : null;
   const toasts: ToastMessage[] = toast

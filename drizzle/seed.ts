@@ -16,6 +16,7 @@ import { prepareImage, savePreparedImage, type PreparedImage } from '../app/serv
 import { indexPinImages } from '../app/services/identification/index.server';
 import { mulberry32 } from '../app/utils/random';
 import { rarityFromQuantity } from '../app/utils/rarity';
+import { seedMarketplace } from './seed-data/marketplace';
 import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
 import { seedTeamExtras } from './seed-data/teams';
 
@@ -238,78 +239,9 @@ async function main() {
     });
   }
 
-  // ------------------------------------------------------------ vendor, listings, orders, inventory
-  const [vendor] = await db
-    .insert(s.vendors)
-    .values({
-      userId: userIds.vendor,
-      businessName: 'Dugout Pin Traders',
-      description: 'Tournament pins, trading bags and display cases since 2014.',
-      contactEmail: 'vendor@pindex.test',
-      contactPhone: '555-0142',
-      applicationStatus: 'approved',
-      isApproved: true,
-      reviewedBy: userIds.admin,
-      reviewedAt: new Date(baseTime),
-      yearsInBusiness: 12,
-      specializations: ['tournament pins', 'display cases'],
-    })
-    .returning();
-  await db.insert(s.vendorApplicationHistory).values([
-    { vendorId: vendor.id, previousStatus: null, newStatus: 'pending', changedBy: userIds.vendor },
-    { vendorId: vendor.id, previousStatus: 'pending', newStatus: 'approved', changedBy: userIds.admin, notes: 'Verified business details.' },
-  ]);
-  // an application still waiting for review
-  await db.insert(s.vendors).values({ userId: userIds.assistant_coach, businessName: 'Casey’s Pin Corner', contactEmail: 'coach@pindex.test', applicationStatus: 'pending' });
-  const listingIds: string[] = [];
-  const listingPrices: number[] = [];
-  for (let k = 0; k < 10; k++) {
-    const pinIndex = k * 7;
-    const [pinRow] = await db.select().from(s.pins).where(eqId(pinIds[pinIndex]));
-    const price = between(500, 4500);
-    const [row] = await db
-      .insert(s.marketplacePins)
-      .values({
-        vendorId: vendor.id,
-        pinId: pinRow.id,
-        name: pinRow.name,
-        description: pinRow.description,
-        priceCents: price,
-        stockQuantity: k === 3 ? 0 : between(2, 40),
-        images: pinRow.images,
-        category: pick(['Tournament', 'Team', 'Limited Edition']),
-        tags: ['baseball', 'trading pin'],
-        isActive: k !== 9,
-      })
-      .returning();
-    listingIds.push(row.id);
-    listingPrices.push(price);
-  }
-  const orderPlan: [s.OrderStatus, number[]][] = [
-    ['pending', [0]],
-    ['paid', [1, 2]],
-    ['processing', [4]],
-    ['shipped', [5]],
-    ['delivered', [6, 7]],
-    ['cancelled', [8]],
-  ];
-  for (const [k, [status, items]] of orderPlan.entries()) {
-    await transaction(async (tx) => {
-      const total = items.reduce((sum, li) => sum + listingPrices[li], 0);
-      const [order] = await tx
-        .insert(s.orders)
-        .values({ userId: player, vendorId: vendor.id, totalAmountCents: total, status, shippingAddress: '12 Dugout Lane, Springfield, IL', createdAt: new Date(Date.now() - (k + 1) * 2 * 86_400_000) })
-        .returning();
-      for (const li of items) {
-        await tx.insert(s.orderItems).values({ orderId: order.id, marketplacePinId: listingIds[li], quantity: 1, unitPriceCents: listingPrices[li], totalPriceCents: listingPrices[li] });
-        if (status === 'paid' || status === 'processing' || status === 'shipped' || status === 'delivered') {
-          await tx.insert(s.userInventory).values({ userId: player, orderId: order.id, marketplacePinId: listingIds[li], quantity: 1, acquiredAt: new Date(Date.now() - (k + 1) * 2 * 86_400_000) });
-        }
-      }
-    });
-  }
+  // ------------------------------------------------------------ vendors, listings, orders, inventory
+  await seedMarketplace({ userIds, pinIds, baseTime });
   await db.insert(s.auditLogs).values([
-    { userId: userIds.admin, action: 'vendor.approve', targetType: 'vendor', targetId: vendor.id, details: { businessName: 'Dugout Pin Traders' } },
     { userId: userIds.super_admin, action: 'user.role_change', targetType: 'user', targetId: userIds.admin, details: { from: 'player', to: 'admin' } },
   ]);
 

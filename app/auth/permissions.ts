@@ -233,6 +233,39 @@ export function assertCanFulfilOrder(actor: MaybeActor, order: { vendorUserId: s
   if (order.vendorUserId == null || order.vendorUserId !== actor.id) throw new Forbidden('Only the order’s vendor can fulfil it');
 }
 
+/** A vendor record as far as permissions care: whose it is and whether it was approved. */
+export interface VendorFacts {
+  userId: string;
+  isApproved: boolean;
+}
+
+/** Selling (listing pins, the vendor dashboard's tabs) needs an approved vendor record of one's own. */
+export function canSell(actor: MaybeActor, vendor: VendorFacts | null | undefined): boolean {
+  return !!actor && !!vendor && vendor.isApproved && vendor.userId === actor.id;
+}
+
+export function assertCanSell(actor: MaybeActor, vendor: VendorFacts | null | undefined): asserts actor is Actor {
+  assertSignedIn(actor);
+  if (!canSell(actor, vendor)) throw new Forbidden(vendor ? 'Your vendor application has not been approved yet' : 'Only approved vendors can list pins');
+}
+
+/** Buying needs an account; a vendor cannot buy their own listing. */
+export function assertCanBuy(actor: MaybeActor, listing: { vendorUserId: string }): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to add pins to your cart');
+  if (listing.vendorUserId === actor.id) throw new Forbidden('You cannot buy your own listing');
+}
+
+/**
+ * Cancelling: the buyer while the order is pending (not yet paid); its vendor or an admin while
+ * it is pending or paid (a paid order's money is then returned outside the app).
+ */
+export function canCancelOrder(actor: MaybeActor, order: { buyerId: string; vendorUserId: string | null; status: string }): boolean {
+  if (!actor) return false;
+  if (order.status !== 'pending' && order.status !== 'paid') return false;
+  if (isAdmin(actor) || (order.vendorUserId != null && order.vendorUserId === actor.id)) return true;
+  return actor.id === order.buyerId && order.status === 'pending';
+}
+
 /** Vendor applications are decided by admins. */
 export function assertCanReviewVendorApplications(actor: MaybeActor): asserts actor is Actor {
   assertAdmin(actor);

@@ -12,6 +12,8 @@ export interface NavUser {
   lastName: string | null;
   role: Role;
   profileImageUrl: string | null;
+  /** pieces in the cart (the Cart link's count) */
+  cartCount?: number;
 }
 
 interface NavProps {
@@ -36,6 +38,15 @@ function navLinks(user: NavUser | null, earnedBadges: number) {
     links.push({ to: '/admin', label: 'Admin', mobileLabel: 'Admin Dashboard' });
   }
   return links;
+}
+
+function CartLink({ count }: { count: number }) {
+  return (
+    <NavLink to="/cart" className={linkClass} aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`} data-testid="nav-cart">
+      Cart
+      <span className="badge ml-1 bg-brand-100 text-brand-800">{count}</span>
+    </NavLink>
+  );
 }
 
 function SignOutForm({ className }: { className: string }) {
@@ -78,6 +89,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
           ))}
         </div>
         <div className="ml-auto flex items-center gap-2">
+          {user ? <CartLink count={user.cartCount ?? 0} /> : null}
           {user ? (
             <DetailsMenu className="relative hidden md:block" name="avatar">
               <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="Account menu">
@@ -92,6 +104,12 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                   </Link>
                   <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/collection">
                     My Collection
+                  </Link>
+                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/orders">
+                    My Orders
+                  </Link>
+                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/inventory">
+                    My Purchases
                   </Link>
                   {isVendorRole(user.role) ? (
                     <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">

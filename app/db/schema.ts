@@ -29,7 +29,9 @@ import {
   CONDITIONS,
   IMAGE_FORMATS,
   IMAGE_VARIANTS,
+  CHECKOUT_STATUSES,
   ORDER_STATUSES,
+  PAYMENT_PROVIDERS,
   RARITIES,
   REACTION_TYPES,
   ROLES,
@@ -660,6 +662,31 @@ export const marketplacePins = sqliteTable(
   ],
 );
 
+/** One buyer's checkout: the orders it placed (one per vendor) share it, and so does a payment. */
+export const checkouts = sqliteTable(
+  'checkouts',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
+    totalAmountCents: integer('total_amount_cents').notNull(),
+    /** the Stripe Checkout session, when paid through Stripe */
+    stripeSessionId: text('stripe_session_id'),
+    paymentUrl: text('payment_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('checkouts_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('checkouts_stripe_session_unique').on(t.stripeSessionId),
+    check('checkouts_provider_check', inList('provider', PAYMENT_PROVIDERS)),
+    check('checkouts_status_check', inList('status', CHECKOUT_STATUSES)),
+  ],
+);
+
 export const orders = sqliteTable(
   'orders',
   {
@@ -675,12 +702,20 @@ export const orders = sqliteTable(
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
     stripePaymentIntentId: text('stripe_payment_intent_id'),
     shippingAddress: text('shipping_address'),
+    /** the checkout that placed this order with the buyer's other vendors' orders */
+    checkoutId: text('checkout_id').references(() => checkouts.id, { onDelete: 'set null' }),
+    /** a pending order holds its stock until then, and is cancelled after (null: no limit) */
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    /** when it became paid (the moment its items became the buyer's) */
+    paidAt: integer('paid_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('orders_user_idx').on(t.userId, t.createdAt),
     index('orders_vendor_idx').on(t.vendorId, t.status, t.createdAt),
+    index('orders_checkout_idx').on(t.checkoutId),
+    index('orders_expiry_idx').on(t.status, t.expiresAt),
     check('orders_status_check', inList('status', ORDER_STATUSES)),
   ],
 );
@@ -701,6 +736,54 @@ export const orderItems = sqliteTable(
   },
   (t) => [index('order_items_order_idx').on(t.orderId), check('order_items_quantity_check', sql`quantity >= 1`)],
 );
+
+/** Every move of an order's status: who, when, from, to, why (the timeline buyers and vendors see). */
+export const orderStatusHistory = sqliteTable(
+  'order_status_history',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status', { enum: ORDER_STATUSES }),
+    toStatus: text('to_status', { enum: ORDER_STATUSES }).notNull(),
+    /** null: the system (an expired hold, a payment provider) */
+    changedBy: text('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_status_history_order_idx').on(t.orderId, t.createdAt)],
+);
+
+/** A signed-in buyer's cart: one row per listing, with the price the buyer last saw. */
+export const cartItems = sqliteTable(
+  'cart_items',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    marketplacePinId: text('marketplace_pin_id')
+      .notNull()
+      .references(() => marketplacePins.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    /** the unit price when the buyer added or last changed it: a later change is pointed out */
+    seenPriceCents: integer('seen_price_cents').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('cart_items_user_listing_unique').on(t.userId, t.marketplacePinId),
+    check('cart_items_quantity_check', sql`quantity >= 1`),
+  ],
+);
+
+/** Stripe webhook events already handled (idempotency by event id). */
+export const stripeEvents = sqliteTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: createdAt(),
+});
 
 export const userInventory = sqliteTable(
   'user_inventory',
@@ -754,3 +837,6 @@ export type UserStats = typeof userStats.$inferSelect;
 export type Vendor = typeof vendors.$inferSelect;
 export type MarketplacePin = typeof marketplacePins.$inferSelect;
 export type Order = typeof orders.$inferSelect;
+export type Checkout = typeof checkouts.$inferSelect;
+export type CartItem = typeof cartItems.$inferSelect;
+export type OrderStatusMove = typeof orderStatusHistory.$inferSelect;

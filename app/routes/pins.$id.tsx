@@ -16,6 +16,8 @@ import { getCollectionEntryForPin } from '~/services/collection.server';
 import { isAppError } from '~/services/errors';
 import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
+import { marketplaceOffersForPin } from '~/services/marketplace.server';
+import { formatCents } from '~/utils/money';
 import { canEditPin } from '~/auth/permissions';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
 import { rethrowAsPageError } from '~/http/page.server';
@@ -62,6 +64,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canEdit,
     signedIn: !!user,
     ownEntry,
+    offers: await marketplaceOffersForPin(pin.id),
     // the confirm steps rendered by the server (no JavaScript needed)
     confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
     editOpen: canEdit && url.searchParams.get('edit') === '1',
@@ -256,11 +259,16 @@ function PinView({ data }: { data: Loaded }) {
             <p className="text-sm text-slate-600">Distribution date: {pin.distributionDate ? formatDate(pin.distributionDate) : '-'}</p>
           </section>
 
+          {data.offers.vendors > 0 && data.offers.fromCents !== null ? (
+            <p className="text-sm font-semibold text-emerald-800" data-testid="marketplace-offers">
+              Available from {formatCount(data.offers.vendors)} {data.offers.vendors === 1 ? 'vendor' : 'vendors'} from {formatCents(data.offers.fromCents)}
+            </p>
+          ) : null}
           <div className="flex flex-wrap gap-3">
             <Link to="/browse" className="btn-secondary">
               Browse More Pins
             </Link>
-            <Link to="/marketplace" className="btn-secondary">
+            <Link to={data.offers.vendors > 0 ? `/marketplace?pinId=${encodeURIComponent(pin.id)}` : '/marketplace'} className="btn-secondary">
               View in Marketplace
             </Link>
           </div>
