@@ -118,7 +118,8 @@ describe('/admin/users page', () => {
     const admin = await session('admin');
     const player = await createUser({ role: 'player', email: `page-${Date.now()}@example.test` });
     const res = await pageLoader({ request: request(`/admin/users?q=${encodeURIComponent(player.email)}&dialog=details&id=${player.id}`, { cookie: admin.cookie }), params: {}, context: {} });
-    const data = await res.json();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the loader's JSON, read freely
+    const data: any = await res.json();
     expect(data).toMatchObject({ state: 'ok', total: 1, dialog: 'details', details: { id: player.id, status: 'Active' } });
     expect(data.rows[0].assignable).toEqual(['manager', 'assistant_coach', 'vendor']);
     // an admin's history view is not theirs to see (super admins only)

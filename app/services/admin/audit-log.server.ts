@@ -32,7 +32,7 @@ export function targetHref(targetType: string, targetId: string | null): string 
     case 'pin':
       return `/admin/pins?dialog=edit&id=${id}`;
     case 'organization':
-      return `/admin/pins?tab=organizations&dialog=edit&id=${id}`;
+      return `/admin/pins/organizations?dialog=edit&id=${id}`;
     case 'team':
       return `/admin/teams?dialog=details&id=${id}`;
     case 'vendor':
