@@ -55,8 +55,33 @@ export const adminTeamsQuery = listQuerySchema({
 
 export const AUDIT_TARGET_TYPES = ['user', 'pin', 'organization', 'team', 'vendor'] as const;
 
+/** The actions the audit log is filtered by (what the services write). */
+export const AUDIT_ACTIONS = [
+  'user.role_change',
+  'pin.create',
+  'pin.update',
+  'pin.delete',
+  'pin.feature',
+  'organization.create',
+  'organization.update',
+  'organization.delete',
+  'team.create',
+  'team.update',
+  'team.transfer',
+  'team.delete',
+  'team.logo',
+  'team.player_add',
+  'team.player_update',
+  'team.player_remove',
+  'team.staff_add',
+  'vendor.review',
+  'vendor.approve',
+  'vendor.reject',
+] as const;
+
 export const auditLogQuery = listQuerySchema({
-  filters: { actor: 'id', targetType: AUDIT_TARGET_TYPES, action: ['user.role_change', 'pin.create', 'pin.update', 'pin.delete', 'pin.feature', 'organization.create', 'organization.update', 'organization.delete', 'team.create', 'team.update', 'team.transfer', 'team.delete', 'vendor.review'] },
+  // from and to are days (YYYY-MM-DD): the id pattern accepts them, the service checks them
+  filters: { actor: 'id', action: AUDIT_ACTIONS, targetType: AUDIT_TARGET_TYPES, from: 'id', to: 'id' },
   sizes: [AUDIT_PAGE_SIZE],
   maxPage: 100_000,
 });
