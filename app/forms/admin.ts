@@ -4,7 +4,7 @@
  * transfer, role change).
  */
 import { z } from 'zod';
-import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, ROLES } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, ROLES, VENDOR_STATUSES } from '~/utils/constants';
 import { listQuerySchema } from '~/utils/list-query';
 import { yearField } from './pins';
 import { TEAM_NAME_MAX } from './teams';
@@ -53,6 +53,23 @@ export const adminTeamsQuery = listQuerySchema({
   sizes: [ADMIN_TEAMS_PAGE_SIZE],
 });
 
+export const adminVendorsQuery = listQuerySchema({
+  filters: { status: VENDOR_STATUSES },
+  sizes: [ADMIN_USERS_PAGE_SIZE],
+});
+
+/** A review: the new status, notes, and the reason a rejection needs (the service says so too). */
+export const vendorReviewFormSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    status: z.enum(VENDOR_STATUSES, { errorMap: () => ({ message: 'Choose a valid status' }) }),
+    notes: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(2000, 'Notes must be at most 2000 characters').optional()),
+    rejectionReason: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(2000, 'The reason must be at most 2000 characters').optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.status === 'rejected' && !v.rejectionReason) ctx.addIssue({ code: 'custom', path: ['rejectionReason'], message: 'A reason is required to reject an application' });
+  });
+
 export const AUDIT_TARGET_TYPES = ['user', 'pin', 'organization', 'team', 'vendor'] as const;
 
 /** The actions the audit log is filtered by (what the services write). */
@@ -74,9 +91,9 @@ export const AUDIT_ACTIONS = [
   'team.player_update',
   'team.player_remove',
   'team.staff_add',
-  'vendor.review',
+  'vendor.apply',
+  'vendor.status_change',
   'vendor.approve',
-  'vendor.reject',
 ] as const;
 
 export const auditLogQuery = listQuerySchema({
