@@ -14,6 +14,8 @@ export interface Bucket {
   value: number;
   /** orders: their total in dollars */
   amount?: number;
+  /** identifications: how many found their pin */
+  matched?: number;
 }
 
 export interface TopPin {

@@ -3,7 +3,7 @@
  * week or month over a date range), the most identified and most collected pins, and the
  * identification success rate (a photo that found its pin). Days are UTC days.
  */
-import { and, count, desc, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { assertAdmin, type Actor } from '~/auth/permissions';
 import { db } from '~/db/index.server';
@@ -53,10 +53,14 @@ export function bucketsOf({ interval, from, to }: AnalyticsQuery): string[] {
 
 async function series(table: 'identifications' | 'users' | 'collections' | 'orders', query: AnalyticsQuery, keys: string[]): Promise<Bucket[]> {
   const range = (column: SQLiteColumn) => and(gte(column, new Date(`${query.from}T00:00:00Z`)), lt(column, new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY)));
-  let rows: { key: string; n: number; amount?: number }[];
+  let rows: { key: string; n: number; amount?: number; matched?: number }[];
   if (table === 'identifications') {
     const key = bucketSql(identifications.createdAt, query.interval);
-    rows = await db().select({ key, n: count() }).from(identifications).where(range(identifications.createdAt)).groupBy(key);
+    rows = await db()
+      .select({ key, n: count(), matched: sql<number>`coalesce(sum(${identifications.pinId} is not null), 0)` })
+      .from(identifications)
+      .where(range(identifications.createdAt))
+      .groupBy(key);
   } else if (table === 'users') {
     const key = bucketSql(users.createdAt, query.interval);
     rows = await db().select({ key, n: count() }).from(users).where(range(users.createdAt)).groupBy(key);
@@ -72,54 +76,58 @@ async function series(table: 'identifications' | 'users' | 'collections' | 'orde
       .groupBy(key);
   }
   const byKey = new Map(rows.map((r) => [r.key, r]));
-  return keys.map((k) => ({ key: k, value: Number(byKey.get(k)?.n ?? 0), ...(table === 'orders' ? { amount: Number(byKey.get(k)?.amount ?? 0) / 100 } : {}) }));
+  return keys.map((k) => ({
+    key: k,
+    value: Number(byKey.get(k)?.n ?? 0),
+    ...(table === 'orders' ? { amount: Number(byKey.get(k)?.amount ?? 0) / 100 } : {}),
+    ...(table === 'identifications' ? { matched: Number(byKey.get(k)?.matched ?? 0) } : {}),
+  }));
 }
 
 async function topPins(kind: 'identified' | 'collected', query: AnalyticsQuery): Promise<TopPin[]> {
   const start = new Date(`${query.from}T00:00:00Z`);
   const end = new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY);
-  const rows =
+  // counted from an index alone, grouped by pin id; only the ten winners are joined to their names
+  const counted =
     kind === 'identified'
       ? await db()
-          .select({ id: pins.id, name: pins.name, n: count() })
+          .select({ pinId: sql<string>`${identifications.pinId}`, n: count() })
           .from(identifications)
-          .innerJoin(pins, eq(pins.id, identifications.pinId))
-          .where(and(isNotNull(identifications.pinId), gte(identifications.createdAt, start), lt(identifications.createdAt, end)))
-          .groupBy(pins.id)
-          .orderBy(desc(count()), pins.name)
+          .where(and(gte(identifications.createdAt, start), lt(identifications.createdAt, end), isNotNull(identifications.pinId)))
+          .groupBy(identifications.pinId)
+          .orderBy(desc(count()))
           .limit(10)
       : await db()
-          .select({ id: pins.id, name: pins.name, n: count() })
+          .select({ pinId: userCollections.pinId, n: count() })
           .from(userCollections)
-          .innerJoin(pins, eq(pins.id, userCollections.pinId))
           .where(eq(userCollections.status, 'owned'))
-          .groupBy(pins.id)
-          .orderBy(desc(count()), pins.name)
+          .groupBy(userCollections.pinId)
+          .orderBy(desc(count()))
           .limit(10);
-  return rows.map((r) => ({ id: r.id, name: r.name, count: Number(r.n) }));
+  if (counted.length === 0) return [];
+  const names = new Map(
+    (await db().select({ id: pins.id, name: pins.name }).from(pins).where(inArray(pins.id, counted.map((c) => c.pinId)))).map((p) => [p.id, p.name]),
+  );
+  return counted
+    .filter((c) => names.has(c.pinId))
+    .map((c) => ({ id: c.pinId, name: names.get(c.pinId) as string, count: Number(c.n) }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
 
 /** The whole report for one range and interval. */
 export async function getAnalytics(actor: Actor | null, query: AnalyticsQuery): Promise<AnalyticsReport> {
   assertAdmin(actor);
   const keys = bucketsOf(query);
-  const start = new Date(`${query.from}T00:00:00Z`);
-  const end = new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY);
-  const [ids, newUsers, collections, orderSeries, topIdentified, topCollected, rate] = await Promise.all([
+  const [ids, newUsers, collections, orderSeries, topIdentified, topCollected] = await Promise.all([
     series('identifications', query, keys),
     series('users', query, keys),
     series('collections', query, keys),
     series('orders', query, keys),
     topPins('identified', query),
     topPins('collected', query),
-    db()
-      .select({ total: count(), matched: sql<number>`coalesce(sum(case when ${identifications.pinId} is not null then 1 else 0 end), 0)` })
-      .from(identifications)
-      .where(and(gte(identifications.createdAt, start), lt(identifications.createdAt, end)))
-      .get(),
   ]);
-  const total = Number(rate?.total ?? 0);
-  const matched = Number(rate?.matched ?? 0);
+  const total = ids.reduce((n, b) => n + b.value, 0);
+  const matched = ids.reduce((n, b) => n + (b.matched ?? 0), 0);
   return {
     query,
     identifications: ids,
