@@ -94,6 +94,7 @@ if (built && chromium) {
 // regression fails the run. The identification slice needs the server build above.
 const slices = [
   ['tests/bench/browse.ts', '--ci'],
+  ['tests/bench/admin-tables.ts', '--ci'],
   ['tests/bench/identify.ts', '--limit', '100', '--min-top1', IDENTIFY_FLOORS.top1, '--max-false', IDENTIFY_FLOORS.falseMatches],
 ];
 for (const [bench, ...benchArgs] of slices) {

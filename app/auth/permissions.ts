@@ -9,8 +9,8 @@
  *
  * Pure: no database, no HTTP, so services, guards and components can all import it.
  */
-import { Forbidden, Unauthorized } from '~/services/errors';
-import type { Role } from '~/utils/constants';
+import { Conflict, Forbidden, Unauthorized } from '~/services/errors';
+import { ROLES, type Role } from '~/utils/constants';
 
 /** Who is acting: enough of the signed-in user to decide (or null for a visitor). */
 export interface Actor {
@@ -130,7 +130,7 @@ export function assertCanChooseIdentifiedPin(actor: MaybeActor, photo: { userId:
 /**
  * Role changes: super_admin changes anyone to any role; admin changes only users who are neither
  * admin nor super_admin, and only to such roles; nobody changes their own role; others cannot.
- * (That the last super_admin keeps the role needs the database: the users service checks it.)
+ * The last super_admin keeps the role: `assertKeepsSuperAdmin`, with the count the service reads.
  */
 export function canChangeRole(actor: MaybeActor, target: { id: string; role: Role }, newRole: Role): boolean {
   return roleChangeRefusal(actor, target, newRole) === null;
@@ -145,6 +145,21 @@ export function assertCanChangeRole(actor: MaybeActor, target: { id: string; rol
 /** May this actor change roles at all (before a target is known)? */
 export function assertCanManageRoles(actor: MaybeActor): asserts actor is Actor {
   assertAdmin(actor, 'Only admins can change roles');
+}
+
+/** The roles this actor may give this user (none for their own account): what a role picker offers. */
+export function rolesAssignableBy(actor: MaybeActor, target: { id: string; role: Role }): Role[] {
+  return ROLES.filter((role) => role !== target.role && canChangeRole(actor, target, role));
+}
+
+export const LAST_SUPER_ADMIN_MESSAGE = 'The last super admin cannot be demoted: make another user super admin first';
+
+/**
+ * The instance always keeps a super admin: demoting the last one is refused (409). The caller
+ * counts the super admins in the transaction of the change.
+ */
+export function assertKeepsSuperAdmin(target: { role: Role }, newRole: Role, superAdminCount: number): void {
+  if (target.role === 'super_admin' && newRole !== 'super_admin' && superAdminCount <= 1) throw new Conflict(LAST_SUPER_ADMIN_MESSAGE);
 }
 
 function roleChangeRefusal(actor: MaybeActor, target: { id: string; role: Role }, newRole: Role): string | null {

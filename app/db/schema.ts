@@ -78,7 +78,8 @@ export const users = sqliteTable(
     // e-mail and nickname are unique without regard to case
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     uniqueIndex('users_nickname_unique').on(sql`lower(${t.nickname})`),
-    index('users_role_idx').on(t.role),
+    // the admin users table's role filter, newest first
+    index('users_role_created_idx').on(t.role, t.createdAt),
     index('users_created_idx').on(t.createdAt),
     check('users_role_check', inList('role', ROLES)),
   ],
@@ -257,7 +258,8 @@ export const identifications = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('identifications_created_idx').on(t.createdAt),
+    // analytics: by day and by pin over a range, from the index alone (the rows hold large JSON)
+    index('identifications_created_pin_idx').on(t.createdAt, t.pinId),
     index('identifications_pin_idx').on(t.pinId),
     index('identifications_user_idx').on(t.userId),
   ],
@@ -402,6 +404,9 @@ export const userCollections = sqliteTable(
     uniqueIndex('user_collections_user_pin_unique').on(t.userId, t.pinId),
     index('user_collections_user_status_idx').on(t.userId, t.status, t.updatedAt),
     index('user_collections_pin_idx').on(t.pinId),
+    // analytics: collection activity over time, and the most collected pins
+    index('user_collections_created_idx').on(t.createdAt),
+    index('user_collections_status_pin_idx').on(t.status, t.pinId),
     check('user_collections_status_check', inList('status', COLLECTION_STATUSES)),
     check('user_collections_condition_check', inList('condition', CONDITIONS)),
     check('user_collections_quantity_check', sql`quantity >= 1`),
@@ -819,7 +824,9 @@ export const auditLogs = sqliteTable(
   },
   (t) => [
     index('audit_logs_time_idx').on(t.timestamp),
-    index('audit_logs_user_idx').on(t.userId),
+    // the audit log filtered by actor or by action, newest first
+    index('audit_logs_user_time_idx').on(t.userId, t.timestamp),
+    index('audit_logs_action_time_idx').on(t.action, t.timestamp),
     index('audit_logs_target_idx').on(t.targetType, t.targetId),
   ],
 );

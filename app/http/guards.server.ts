@@ -106,6 +106,13 @@ export async function adminPageUser(request: Request): Promise<SessionUser | nul
   return user;
 }
 
+/** An admin page's action: a visitor is sent to sign in, other roles to / (as the page's loader does). */
+export async function adminActionUser(request: Request): Promise<SessionUser> {
+  const user = await adminPageUser(request);
+  if (!user) throw redirect(signInUrl(request));
+  return user;
+}
+
 /**
  * Pages the specification does not register for signed-out visitors (/profile, /badges,
  * /teams/{id}): a visitor gets the 404 page, as if the page did not exist.

@@ -83,6 +83,7 @@ export async function createOrganization(actor: Actor | null, input: unknown): P
     }
     try {
       const [row] = await tx.insert(organizations).values({ name: data.name, description: data.description ?? null }).returning();
+      await recordAudit(tx, { actor, action: 'organization.create', targetType: 'organization', targetId: row.id, details: { after: { name: row.name, description: row.description } } });
       return toOrganizationDto(row);
     } catch (error) {
       if (isUniqueViolation(error)) {

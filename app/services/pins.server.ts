@@ -302,6 +302,15 @@ export function buildMatchQuery(input: string | null | undefined): string | null
   return words.map((w) => (w.length >= 2 ? `"${w}"*` : `"${w}"`)).join(' ');
 }
 
+/**
+ * The pins a search matches, as a condition on `pins` (the admin table's search): the same words
+ * and prefixes as browse, through the FTS index. Null when nothing searchable was typed.
+ */
+export function pinSearchCondition(search: string | null | undefined): SQL | null {
+  const match = buildMatchQuery(search);
+  return match ? sql`${pins}.rowid in (select rowid from pins_fts where pins_fts match ${match})` : null;
+}
+
 export interface PinListFilters {
   search?: string | null;
   rarity?: string | null;
@@ -461,9 +470,17 @@ async function prepareUploads(order: ImageInput[]): Promise<Map<number, Prepared
  * the organization (created when its name is new), the pin and the creator's own collection entry
  * are written in one transaction; the visual index is updated after commit.
  */
+export interface CreatePinOptions {
+  /** the creator's collection gets the pin as 'Original contributor' (default); admins curating the catalogue opt out */
+  contributorEntry?: boolean;
+  /** write a 'pin.create' row to the audit log in the pin's transaction (admin pin form) */
+  audit?: boolean;
+}
+
 export async function createPin(
   actor: Actor | null,
   input: CreatePinInput,
+  options: CreatePinOptions = {},
 ): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[] }> {
   assertCanCreatePin(actor);
   const user = actor;
@@ -517,6 +534,16 @@ export async function createPin(
         isFeatured: data.isFeatured ?? false,
       })
       .returning({ id: pins.id });
+    if (options.audit) {
+      await recordAudit(tx, {
+        actor: user,
+        action: 'pin.create',
+        targetType: 'pin',
+        targetId: pin.id,
+        details: { after: { name: data.name, organizationId, teamId: data.teamId ?? null, totalQuantity, isFeatured: data.isFeatured ?? false, images: ids.length } },
+      });
+    }
+    if (options.contributorEntry === false) return { pinId: pin.id, imageIds: ids, newlyUnlockedBadges: [] as UnlockedBadge[] };
     const entry = await addCollectionEntry(tx, user.id, {
       pinId: pin.id,
       status: 'owned',

@@ -19,11 +19,13 @@
  */
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
+  assertAdmin,
   assertCanCreateTeam,
   assertCanManageTeam,
   assertCanViewTeam,
   assertCanViewUserTeams,
   assertSignedIn,
+  MANAGER_ROLES,
   type Actor,
 } from '~/auth/permissions';
 import { db, transaction, type Db } from '~/db/index.server';
@@ -44,7 +46,8 @@ import {
 import type { DeletedTeam, RosterEntry, StaffEntry, TeamDetails, TeamHeader, TeamRelation, TeamSummary } from '~/types/teams';
 import { displayName } from '~/utils/user';
 import { parseWith } from '~/utils/validation';
-import { recordAudit } from './audit.server';
+import { adminTeamCreateSchema, adminTeamEditSchema, transferTeamSchema, type AdminTeamCreateInput, type AdminTeamEditInput } from '~/forms/admin';
+import { changes, recordAudit } from './audit.server';
 import { Conflict, Invalid, NotFound } from './errors';
 import { imageIdOf, imageUrl, prepareImage, savePreparedImage } from './images.server';
 import { createPin, getPinsByIds, type PinDto } from './pins.server';
@@ -567,4 +570,97 @@ export async function createTeamPin(
     images: files.slice(0, MAX_PIN_PHOTOS),
   });
   return pin;
+}
+
+// ---------------------------------------------------------------- admin: create with a manager, edit, transfer
+
+export const MANAGER_NOT_FOUND = 'Choose a user with the manager role';
+export const SAME_MANAGER = 'Choose a manager other than the current one';
+
+/** The account that is to manage a team: it must exist and hold the manager role (spec §6). */
+async function managerAccount(q: Db, userId: string, field: 'managerId' | 'newManagerId') {
+  const account = validId(userId) ? await q.select().from(users).where(eq(users.id, userId)).get() : undefined;
+  if (!account || !(MANAGER_ROLES as readonly string[]).includes(account.role)) throw new Invalid(MANAGER_NOT_FOUND, { [field]: [MANAGER_NOT_FOUND] });
+  return account;
+}
+
+/** The manager's staff row: added, or turned into the manager row. */
+async function makeStaffManager(tx: Db, teamId: string, account: typeof users.$inferSelect) {
+  const existing = await tx.select({ id: staff.id }).from(staff).where(and(eq(staff.teamId, teamId), eq(staff.userId, account.id))).get();
+  if (existing) await tx.update(staff).set({ role: 'manager', isActive: true }).where(eq(staff.id, existing.id));
+  else await tx.insert(staff).values({ teamId, userId: account.id, name: displayName(account), role: 'manager' });
+}
+
+/** POST /api/admin/teams and Create New Team: an admin starts a team for a manager. Audited. */
+export async function createTeamForManager(actor: Actor | null, input: AdminTeamCreateInput | Record<string, unknown>): Promise<Team> {
+  assertAdmin(actor);
+  const data = parseWith(adminTeamCreateSchema, input);
+  return transaction(async (tx) => {
+    const manager = await managerAccount(tx, data.managerId, 'managerId');
+    const [row] = await tx
+      .insert(teams)
+      .values({ name: data.name, description: data.description ?? null, location: data.location ?? null, managerId: manager.id })
+      .returning();
+    await makeStaffManager(tx, row.id, manager);
+    await recordAudit(tx, {
+      actor,
+      action: 'team.create',
+      targetType: 'team',
+      targetId: row.id,
+      details: { after: { name: row.name, description: row.description, location: row.location, managerId: row.managerId } },
+    });
+    return row;
+  });
+}
+
+/**
+ * Moves a team to a new manager inside `tx`: the team's managerId, the new manager's staff row
+ * (role manager), and the old manager's manager row removed (they no longer run the team).
+ */
+async function moveManager(tx: Db, team: Team, newManagerId: string, field: 'managerId' | 'newManagerId') {
+  if (team.managerId === newManagerId) throw new Invalid(SAME_MANAGER, { [field]: [SAME_MANAGER] });
+  const manager = await managerAccount(tx, newManagerId, field);
+  await tx.update(teams).set({ managerId: manager.id }).where(eq(teams.id, team.id));
+  if (team.managerId) await tx.delete(staff).where(and(eq(staff.teamId, team.id), eq(staff.userId, team.managerId), eq(staff.role, 'manager')));
+  await makeStaffManager(tx, team.id, manager);
+  return manager;
+}
+
+/** PATCH /api/admin/teams/{id} and Edit Team: name, description, location (and manager), all optional. Audited. */
+export async function updateTeam(actor: Actor | null, teamId: string, input: AdminTeamEditInput | Record<string, unknown>): Promise<Team> {
+  assertAdmin(actor);
+  const data = parseWith(adminTeamEditSchema, input);
+  return transaction(async (tx) => {
+    const team = await getTeamRow(tx, teamId);
+    const patch: Partial<typeof teams.$inferInsert> = {};
+    if (data.name !== undefined) patch.name = data.name;
+    if (data.description !== undefined) patch.description = data.description;
+    if (data.location !== undefined) patch.location = data.location;
+    if (Object.keys(patch).length) await tx.update(teams).set(patch).where(eq(teams.id, team.id));
+    if (data.managerId !== undefined && data.managerId !== team.managerId) {
+      await moveManager(tx, team, data.managerId, 'managerId');
+      patch.managerId = data.managerId;
+    }
+    const changed = changes(team, patch);
+    if (changed) await recordAudit(tx, { actor, action: 'team.update', targetType: 'team', targetId: team.id, details: { team: team.name, ...changed } });
+    return getTeamRow(tx, team.id);
+  });
+}
+
+/** PATCH /api/admin/teams/{id}/manager { newManagerId } and Transfer Team Ownership. Audited. */
+export async function transferTeamOwnership(actor: Actor | null, teamId: string, input: { newManagerId?: unknown } | Record<string, unknown>): Promise<Team> {
+  assertAdmin(actor);
+  const { newManagerId } = parseWith(transferTeamSchema, input);
+  return transaction(async (tx) => {
+    const team = await getTeamRow(tx, teamId);
+    await moveManager(tx, team, newManagerId, 'newManagerId');
+    await recordAudit(tx, {
+      actor,
+      action: 'team.transfer',
+      targetType: 'team',
+      targetId: team.id,
+      details: { team: team.name, before: { managerId: team.managerId }, after: { managerId: newManagerId } },
+    });
+    return getTeamRow(tx, team.id);
+  });
 }

@@ -9,7 +9,7 @@ import { oauthConnections, passwords, users, vendors, type Role, type User, type
 import { LoginSchema, OnboardingSchema, ProfileSchema, SignupSchema } from '~/forms/auth';
 import { ROLES } from '~/utils/constants';
 import { parseWith } from '~/utils/validation';
-import { assertCanChangeRole, assertCanManageRoles, assertSignedIn, SELF_CHOSEN_ROLES } from '~/auth/permissions';
+import { assertCanChangeRole, assertCanManageRoles, assertKeepsSuperAdmin, assertSignedIn, SELF_CHOSEN_ROLES } from '~/auth/permissions';
 import { recordAudit } from './audit.server';
 import { Conflict, Forbidden, Invalid, NotFound } from './errors';
 import { imageUrl, prepareImage, savePreparedImage } from './images.server';
@@ -20,6 +20,7 @@ export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
 export const NICKNAME_TAKEN_MESSAGE = 'This nickname is already taken';
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
 export const PROFILE_PICTURE_SIZE = 200;
+export const SAME_ROLE_MESSAGE = 'Choose a role other than the current one';
 
 /** The user as the API shows it (no internal billing ids). */
 /** A user with their vendor record (null when they never applied): who a signed-in request is. */
@@ -210,7 +211,7 @@ export async function changeUserRole(actor: SessionUser | null, targetId: string
     const target = await tx.select().from(users).where(eq(users.id, targetId)).get();
     if (!target) throw new NotFound('User not found');
     assertCanChangeRole(actor, target, newRole);
-    if (target.role === newRole) return target;
+    if (target.role === newRole) throw new Invalid(SAME_ROLE_MESSAGE, { role: [SAME_ROLE_MESSAGE] });
     await assertNotLastSuperAdmin(tx, target, newRole);
     const [updated] = await tx.update(users).set({ role: newRole }).where(eq(users.id, targetId)).returning();
     await recordAudit(tx, {
@@ -227,7 +228,7 @@ export async function changeUserRole(actor: SessionUser | null, targetId: string
 async function assertNotLastSuperAdmin(tx: Db, target: User, newRole: Role) {
   if (target.role !== 'super_admin' || newRole === 'super_admin') return;
   const row = await tx.select({ n: count() }).from(users).where(eq(users.role, 'super_admin')).get();
-  if ((row?.n ?? 0) <= 1) throw new Conflict('There must be at least one super admin');
+  assertKeepsSuperAdmin(target, newRole, row?.n ?? 0);
 }
 
 /** Command-line role change (the operator of the machine is trusted): by e-mail. */
