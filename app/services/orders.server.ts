@@ -363,7 +363,9 @@ export async function checkout(actor: Actor | null, input: Record<string, unknow
     await cancelCheckout(placed.checkoutId, 'The payment could not be started');
     throw new Conflict('The payment could not be started. Nothing was charged and your orders were cancelled; please try again.');
   }
-  const rows = await db().select().from(orders).where(inArray(orders.id, placed.orderIds)).orderBy(asc(orders.createdAt), asc(orders.id));
+  const rows = await db().select().from(orders).where(inArray(orders.id, placed.orderIds));
+  // in the cart's order (vendors by name), as placed
+  rows.sort((a, b) => placed.orderIds.indexOf(a.id) - placed.orderIds.indexOf(b.id));
   return { checkoutId: placed.checkoutId, orders: await orderDtos(db(), rows), provider: provider.name, redirectUrl };
 }
 

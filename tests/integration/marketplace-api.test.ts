@@ -127,6 +127,36 @@ describe('GET/POST /api/marketplace/pins', () => {
   });
 });
 
+describe('listing photos', () => {
+  it('stores up to 5 photos through the image store; a sixth is refused and nothing is written', async () => {
+    const sharp = (await import('sharp')).default;
+    const png = await sharp({ create: { width: 60, height: 60, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toBuffer();
+    const v = await vendorSession();
+    const form = (n: number) => {
+      const f = new FormData();
+      f.set('name', 'Photo pin');
+      f.set('price', '4.00');
+      f.set('stockQuantity', '3');
+      for (let i = 0; i < n; i++) f.append('images', new Blob([new Uint8Array(png)], { type: 'image/png' }), `p${i}.png`);
+      return f;
+    };
+    const ok = await call(pinsAction, request('/api/marketplace/pins', { method: 'POST', cookie: v.cookie, body: form(2) }));
+    expect(ok.status).toBe(201);
+    expect(ok.body.images).toHaveLength(2);
+    expect(ok.body.thumbnail).toMatch(/^\/images\/[a-f0-9]{32}\?s=thumb$/);
+    const before = (await db().select().from(marketplacePins).where(eq(marketplacePins.vendorId, v.vendor.id))).length;
+    const tooMany = await call(pinsAction, request('/api/marketplace/pins', { method: 'POST', cookie: v.cookie, body: form(6) }));
+    expect(tooMany).toMatchObject({ status: 400, body: { error: 'You can add up to 5 photos per pin.' } });
+    const notImage = new FormData();
+    notImage.set('name', 'Bad photo');
+    notImage.set('price', '4.00');
+    notImage.set('stockQuantity', '3');
+    notImage.append('images', new Blob([new Uint8Array(Buffer.from('%PDF-1.4'))], { type: 'image/png' }), 'x.png');
+    expect((await call(pinsAction, request('/api/marketplace/pins', { method: 'POST', cookie: v.cookie, body: notImage }))).status).toBe(415);
+    expect((await db().select().from(marketplacePins).where(eq(marketplacePins.vendorId, v.vendor.id))).length).toBe(before);
+  });
+});
+
 describe('POST /api/vendors', () => {
   it('a user applies once (pending, with history); visitor 401; bad input 400; a second application 409', async () => {
     const player = await session();
