@@ -2,8 +2,10 @@ import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
+import { randomBytes } from 'node:crypto';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
+import { NonceProvider } from '~/components/nonce';
 import { ensureMigrated } from '~/db/client.server';
 import { startVisualIndex } from '~/services/identification/index.server';
 
@@ -20,7 +22,7 @@ export { imageWritesSettled as backgroundWorkSettled } from '~/services/images.s
 
 const ABORT_DELAY = 5_000;
 
-function securityHeaders(headers: Headers) {
+function securityHeaders(headers: Headers, nonce: string) {
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
@@ -32,7 +34,8 @@ function securityHeaders(headers: Headers) {
       "img-src 'self' data: blob:",
       "media-src 'self' blob:",
       "style-src 'self' 'unsafe-inline'",
-      "script-src 'self' 'unsafe-inline'",
+      // inline scripts only with this response's nonce (Remix's hydration data, the time-zone cookie)
+      `script-src 'self' 'nonce-${nonce}'`,
       "connect-src 'self'",
       "frame-ancestors 'none'",
       "form-action 'self' " + (process.env.OAUTH_AUTHORIZATION_URL ? new URL(process.env.OAUTH_AUTHORIZATION_URL).origin : process.env.OAUTH_ISSUER ? new URL(process.env.OAUTH_ISSUER).origin : ''),
@@ -46,15 +49,20 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '');
-  securityHeaders(responseHeaders);
+  const given = (loadContext as { cspNonce?: unknown }).cspNonce;
+  const nonce = typeof given === 'string' && given ? given : randomBytes(16).toString('base64');
+  securityHeaders(responseHeaders, nonce);
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
       {
+        nonce,
         [waitForAll ? 'onAllReady' : 'onShellReady']() {
           shellRendered = true;
           const body = new PassThrough();

@@ -17,6 +17,7 @@ import {
 } from '@remix-run/react';
 import { parseWithZod } from '@conform-to/zod';
 import { rollSession } from '~/auth/session.server';
+import { useNonce } from '~/components/nonce';
 import { Onboarding, type OnboardingInfo } from '~/components/onboarding';
 import { BottomBar, NavBar, type NavUser } from '~/components/nav';
 import { ErrorPage } from '~/components/error-page';
@@ -116,6 +117,7 @@ export function useRootData() {
 }
 
 function Document({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -127,8 +129,8 @@ function Document({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-full flex-col bg-slate-50 text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -6,6 +6,7 @@
  * - passes the client IP (behind Fly's proxy too) to loaders and actions for rate limiting.
  * Database migrations run when the server build is loaded (app/entry.server.tsx).
  */
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
@@ -76,12 +77,18 @@ app.use((req, res, next) => {
 // bodies over their route's limit are refused before they are read (app/cli/body-limits.js)
 app.use(bodyLimits());
 
+// a Content-Security-Policy nonce per request for Remix's inline scripts (app/entry.server.tsx)
+app.use((_req, res, next) => {
+  res.locals.cspNonce = crypto.randomBytes(16).toString('base64');
+  next();
+});
+
 app.all(
   '*',
   createRequestHandler({
     build,
     mode,
-    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
+    getLoadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown', cspNonce: res.locals.cspNonce }),
   }),
 );
 

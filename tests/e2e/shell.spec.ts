@@ -39,3 +39,26 @@ test('a body over its route’s limit is refused with 413 before it is read', as
   expect(res.status()).toBe(413);
   expect(await res.json()).toEqual({ error: 'Request body too large (max 1 MB)' });
 });
+
+test('inline scripts run only with the response’s nonce: no CSP violation, hydration and the time-zone cookie work', async ({ page, signInAs }, info) => {
+  test.skip(info.project.name !== 'js', 'scripts run only with JavaScript on');
+  const violations: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+  });
+  await signInAs('player');
+  const res = await page.goto('/collection');
+  const csp = res?.headers()['content-security-policy'] ?? '';
+  const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+  expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]{20,}'/);
+  expect(scriptSrc).not.toContain('unsafe-inline');
+  // another request, another nonce
+  const again = await page.request.get('/collection');
+  expect(again.headers()['content-security-policy']).not.toBe(csp);
+  // the inline time-zone script ran, and React took over the page (a client-side navigation)
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === 'tz')).toBe(true);
+  await page.getByRole('link', { name: 'Browse' }).first().click();
+  await expect(page).toHaveURL(/\/browse/);
+  expect(await page.evaluate(() => typeof (window as unknown as { __remixContext?: unknown }).__remixContext)).toBe('object');
+  expect(violations).toEqual([]);
+});
