@@ -8,12 +8,12 @@
  * Who may do what: adding pins is for vendors, managers, admins and super admins; editing and
  * deleting a pin is for its creator and for admins. The checks live here, not only in the UI.
  */
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import { assertCanCreatePin, assertCanCurate, assertCanEditPin, assertSignedIn, type Actor } from '~/auth/permissions';
 import { db, transaction, type Db } from '~/db/index.server';
-import { images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
+import { identifications, images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
 import { yearField } from '~/forms/pins';
 import { parseWith } from '~/utils/validation';
 import { MAX_PIN_PHOTOS, RARITIES, type Rarity } from '~/utils/constants';
@@ -23,7 +23,7 @@ import { addCollectionEntry } from './collection.server';
 import { changes, recordAudit } from './audit.server';
 import { Invalid, NotFound } from './errors';
 import { indexPinImages, removePinFromIndex } from './identification/index.server';
-import { imageIdOf, imageWritesSettled, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
+import { imageIdOf, imageUrl, imageWritesSettled, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
 import { findOrCreateOrganization } from './organizations.server';
 import { toPinDto, type PinDto } from './pin-dto.server';
 
@@ -429,15 +429,34 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
 // ---------------------------------------------------------------- writing
 
 /**
- * Inside the transaction: the final image ids in the order given. Uploads are saved; references to
- * images already stored ('/images/{id}', e.g. an identification photo or a photo the pin keeps)
- * must exist.
+ * Inside the transaction: the final image ids in the order given. Uploads are saved. A reference
+ * to an image already stored ('/images/{id}') is kept only if it is the actor's own: a photo the
+ * pin already has, one the caller vouches for, or the photo of one of the actor's own
+ * identifications or of a signed-out one (the "add this pin" flow, signed in after the photo), or
+ * a photo of a pin the actor made. Anything else reads as not found, so nobody attaches
+ * another user's picture (a profile picture, a private photo) by its id, or learns it exists.
  */
-async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number, PreparedImage>): Promise<string[]> {
-  const refs = splitImages(order).keep;
+async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number, PreparedImage>, owner: { actorId: string; allowed?: string[] }): Promise<string[]> {
+  const refs = [...new Set(splitImages(order).keep)];
+  const allowed = new Set(owner.allowed ?? []);
+  const others = refs.filter((r) => !allowed.has(r));
+  if (others.length) {
+    const own = await tx
+      .select({ imageData: identifications.imageData })
+      .from(identifications)
+      // the photo is kept as its id (older rows: its URL)
+      .where(and(or(eq(identifications.userId, owner.actorId), isNull(identifications.userId)), inArray(identifications.imageData, [...others, ...others.map((r) => imageUrl(r))])));
+    for (const row of own) {
+      const ref = imageIdOf(row.imageData ?? '');
+      if (ref) allowed.add(ref);
+    }
+    // and the photos of pins the actor made (a second edition of their own pin)
+    const mine = await tx.select({ images: pins.images }).from(pins).where(eq(pins.createdBy, owner.actorId));
+    for (const row of mine) for (const ref of row.images) if (others.includes(ref)) allowed.add(ref);
+  }
   if (refs.length) {
     const found = new Set((await tx.select({ id: images.id }).from(images).where(inArray(images.id, refs))).map((r) => r.id));
-    if (refs.some((r) => !found.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
+    if (refs.some((r) => !found.has(r) || !allowed.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
   }
   const ids: string[] = [];
   for (let i = 0; i < order.length; i++) {
@@ -475,6 +494,11 @@ export interface CreatePinOptions {
   contributorEntry?: boolean;
   /** write a 'pin.create' row to the audit log in the pin's transaction (admin pin form) */
   audit?: boolean;
+  /**
+   * stored images the caller vouches for (a suggestion's photos, attached by the admin approving
+   * it); any other reference must be the actor's own upload (see resolveImageIds)
+   */
+  vouchedImageIds?: string[];
 }
 
 export async function createPin(
@@ -512,7 +536,7 @@ export async function createPin(
       const team = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, data.teamId)).get();
       if (!team) throw new Invalid('Team not found', { teamId: ['Team not found'] });
     }
-    const ids = await resolveImageIds(tx, imageList, prepared);
+    const ids = await resolveImageIds(tx, imageList, prepared, { actorId: user.id, allowed: options.vouchedImageIds });
     const [pin] = await tx
       .insert(pins)
       .values({
@@ -610,7 +634,7 @@ export async function updatePin(actor: Actor | null, id: string, input: UpdatePi
     }
     let ids: string[] | null = null;
     if (imageOrder) {
-      ids = await resolveImageIds(tx, imageOrder, prepared);
+      ids = await resolveImageIds(tx, imageOrder, prepared, { actorId: (actor as Actor).id, allowed: current.images });
       patch.images = ids;
     }
     const imageCount = (ids ?? current.images).length;

@@ -127,6 +127,10 @@ describe('createPin', () => {
     // a stored image (e.g. an identification photo) can be used by reference when creating a pin
     const byRef = await createPin(vendor, { name: 'By reference', organizationName: 'Photo Org', images: [pin.images[0]] });
     expect(byRef.images).toEqual([pin.images[0]]);
+    // but not another user's picture: another vendor's pin photo, someone's identification photo
+    const otherVendor = await createUser({ role: 'vendor' });
+    await expect(createPin(otherVendor, { name: 'Copied', organizationName: 'Photo Org', images: [pin.images[0]] })).rejects.toMatchObject({ status: 400, message: 'Image not found' });
+    await expect(updatePin(otherVendor, (await createPin(otherVendor, { name: 'Mine', organizationName: 'Photo Org' })).id, { images: [pin.images[0]] })).rejects.toMatchObject({ status: 400, message: 'Image not found' });
     await expect(updatePin(vendor, pin.id, { images: 'x' } as never)).rejects.toMatchObject({ status: 400 });
   });
 
