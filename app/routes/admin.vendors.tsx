@@ -119,7 +119,7 @@ function Vendors({ data }: { data: Loaded }) {
     },
     { key: 'applicant', header: 'Applicant', cell: (a) => a.applicant, className: 'hidden md:table-cell' },
     { key: 'status', header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
-    { key: 'age', header: 'Waiting', cell: (a) => (a.status === 'approved' || a.status === 'rejected' ? `decided ${formatDate(a.reviewedAt)}` : age(a.ageDays)), className: 'whitespace-nowrap' },
+    { key: 'age', header: 'Waiting', cell: (a) => (a.status === 'approved' || a.status === 'rejected' ? `decided ${formatDate(a.reviewedAt)}` : age(a.ageDays)), className: 'hidden sm:table-cell whitespace-nowrap' },
     { key: 'submitted', header: 'Submitted', cell: (a) => formatDate(a.createdAt), className: 'hidden md:table-cell whitespace-nowrap' },
     {
       key: 'actions',
