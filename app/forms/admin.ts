@@ -53,6 +53,19 @@ export const adminTeamsQuery = listQuerySchema({
   sizes: [ADMIN_TEAMS_PAGE_SIZE],
 });
 
+/**
+ * The statuses' labels for pages (browser-safe). The same words as VENDOR_STATUS_LABELS of
+ * vendor-review.server.ts, which a page's component cannot import (server modules are left out of
+ * the browser bundle).
+ */
+export const VENDOR_STATUS_NAMES: Record<(typeof VENDOR_STATUSES)[number], string> = {
+  pending: 'Pending',
+  under_review: 'Under Review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  needs_revision: 'Needs Revision',
+};
+
 export const adminVendorsQuery = listQuerySchema({
   filters: { status: VENDOR_STATUSES },
   sizes: [ADMIN_USERS_PAGE_SIZE],

@@ -222,7 +222,7 @@ function PinsTab({ data }: { data: Loaded }) {
     },
     { key: 'organization', header: 'Organization', cell: (p) => p.organization ?? 'Unknown', className: 'hidden md:table-cell' },
     { key: 'team', header: 'Team', cell: (p) => p.team ?? '-', className: 'hidden lg:table-cell' },
-    { key: 'rarity', header: 'Rarity', cell: (p) => <RarityBadge rarity={p.rarity} /> },
+    { key: 'rarity', header: 'Rarity', cell: (p) => <RarityBadge rarity={p.rarity} />, className: 'hidden sm:table-cell' },
     { key: 'value', header: 'Value', sort: 'value', sortFirst: 'desc', cell: (p) => formatMoney(p.estimatedValue), className: 'hidden sm:table-cell whitespace-nowrap' },
     {
       key: 'featured',

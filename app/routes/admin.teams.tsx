@@ -167,7 +167,7 @@ function TeamsTable({ data }: { data: Loaded }) {
         </div>
       ),
     },
-    { key: 'manager', header: 'Manager', cell: (t) => t.managerName ?? '-' },
+    { key: 'manager', header: 'Manager', cell: (t) => t.managerName ?? '-', className: 'hidden sm:table-cell' },
     { key: 'location', header: 'Location', cell: (t) => t.location ?? '-', className: 'hidden md:table-cell' },
     { key: 'members', header: 'Members', cell: (t) => <span className="badge bg-slate-100 text-slate-700">{formatCount(t.memberCount)}</span>, className: 'hidden sm:table-cell' },
     { key: 'createdAt', header: 'Created', sort: 'createdAt', sortFirst: 'desc', cell: (t) => formatTeamDate(t.createdAt), className: 'hidden md:table-cell whitespace-nowrap' },

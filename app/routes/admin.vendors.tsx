@@ -13,13 +13,13 @@ import { HiddenFields } from '~/components/ui/hidden-fields';
 import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
 import { Tabs } from '~/components/ui/tabs';
-import { adminVendorsQuery, vendorReviewFormSchema } from '~/forms/admin';
+import { adminVendorsQuery, VENDOR_STATUS_NAMES as VENDOR_STATUS_LABELS, vendorReviewFormSchema } from '~/forms/admin';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { adminActionUser, adminPageUser } from '~/http/guards.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { getVendorApplication, listVendorApplications, type VendorApplicationRow } from '~/services/admin/vendors.server';
 import { isAppError } from '~/services/errors';
-import { reviewVendorApplication, VENDOR_STATUS_LABELS } from '~/services/vendor-review.server';
+import { reviewVendorApplication } from '~/services/vendor-review.server';
 import { VENDOR_STATUSES, type VendorStatus } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
@@ -119,7 +119,7 @@ function Vendors({ data }: { data: Loaded }) {
     },
     { key: 'applicant', header: 'Applicant', cell: (a) => a.applicant, className: 'hidden md:table-cell' },
     { key: 'status', header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
-    { key: 'age', header: 'Waiting', cell: (a) => (a.status === 'approved' || a.status === 'rejected' ? `decided ${formatDate(a.reviewedAt)}` : age(a.ageDays)), className: 'whitespace-nowrap' },
+    { key: 'age', header: 'Waiting', cell: (a) => (a.status === 'approved' || a.status === 'rejected' ? `decided ${formatDate(a.reviewedAt)}` : age(a.ageDays)), className: 'hidden sm:table-cell whitespace-nowrap' },
     { key: 'submitted', header: 'Submitted', cell: (a) => formatDate(a.createdAt), className: 'hidden md:table-cell whitespace-nowrap' },
     {
       key: 'actions',

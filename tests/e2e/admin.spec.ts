@@ -118,7 +118,8 @@ test.describe('super admin', () => {
     await page.goto('/admin');
     await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     await expect(page.getByTestId('stat-pins')).toHaveText(/\d/);
-    await page.getByRole('link', { name: 'View teams' }).or(page.getByRole('link', { name: 'Teams', exact: true })).first().click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Teams', exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/teams$/);
     await expect(page.getByRole('heading', { name: 'Team Management' })).toBeVisible();
     await trigger(page, 'Create Team').click();
     let dialog = step(page);
