@@ -45,8 +45,10 @@ function migrationsFolder(): string {
 }
 
 export function chooseDriver(url: string, explicit = process.env.DB_DRIVER): DriverName {
+  // a server URL can only be opened by libSQL, whatever DB_DRIVER says (it chooses for files)
+  if (/^(libsql|https?|wss?):\/\//.test(url)) return 'libsql';
   if (explicit === 'libsql' || explicit === 'better-sqlite3') return explicit;
-  return /^(libsql|https?|wss?):\/\//.test(url) ? 'libsql' : 'better-sqlite3';
+  return 'better-sqlite3';
 }
 
 function filePathOf(url: string): string {
