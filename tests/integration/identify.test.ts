@@ -357,7 +357,7 @@ describe('AI analysis (OpenAI-compatible stub)', () => {
               choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(answer) } }],
             }),
           );
-        if (mode === 'slow') setTimeout(send, 1500);
+        if (mode === 'slow') setTimeout(send, 6000).unref();
         else send();
       });
     });
@@ -402,7 +402,8 @@ describe('AI analysis (OpenAI-compatible stub)', () => {
     mode = 'slow';
     const started = Date.now();
     const result = await identifyPin(null, dataUrl(await phonePhoto(knownArt)));
-    expect(Date.now() - started).toBeLessThan(1400);
+    // the stub answers after 6 s: the answer came long before, with the local engine's result
+    expect(Date.now() - started).toBeLessThan(4000);
     expect(result.serviceUnavailable).toBe(true);
     expect(result.identified).toBe(true);
   });
