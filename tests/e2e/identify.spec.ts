@@ -82,7 +82,10 @@ test('no match → a vendor adds the pin from the result → the next photo iden
   await page.goto('/');
   await identifyWith(page, await photoFile(seed, { rotate: 6, size: 320 }), false);
   const card = page.getByTestId('identification-card');
-  await expect(card.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
+  // the toast says 'Pin Identified!'; the card's own title is the pin, not the same words again
+  await expect(card.getByRole('heading', { name, exact: true })).toBeVisible(ANSWERED);
+  await expect(page.getByTestId('toast')).toContainText('Pin Identified!');
+  await expect(card.getByText('Pin Identified!')).toHaveCount(0);
   await expect(card.getByRole('figure').filter({ hasText: 'Your photo' }).getByRole('img')).toBeVisible();
   await expect(card.getByRole('figure').filter({ hasText: 'Catalogue picture' }).getByRole('img', { name })).toBeVisible();
   // a 12-megapixel photo from the phone's gallery is scaled down in the browser before it is sent,
