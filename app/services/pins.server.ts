@@ -464,9 +464,16 @@ async function prepareUploads(order: ImageInput[]): Promise<Map<number, Prepared
 export async function createPin(
   actor: Actor | null,
   input: CreatePinInput,
+  opts: {
+    /**
+     * Who the pin is from, when not the actor: an approved suggestion's suggester (the actor, an
+     * admin, was checked). The pin is theirs (creator, contributor badges) and enters their collection.
+     */
+    contributor?: Actor;
+  } = {},
 ): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[] }> {
   assertCanCreatePin(actor);
-  const user = actor;
+  const user = opts.contributor ?? actor;
   const data = parseWith(createSchema, input);
   const issues: Record<string, string[]> = {};
   if (!data.organizationId && !data.organizationName) issues.organizationName = ['Organization is required'];
