@@ -34,6 +34,8 @@ import {
   REACTION_TYPES,
   ROLES,
   STAFF_ROLES,
+  SUGGESTION_STATUSES,
+  type SuggestionStatus,
   VENDOR_STATUSES,
   type Rarity,
 } from '../utils/constants';
@@ -698,8 +700,7 @@ export const auditLogs = sqliteTable(
   ],
 );
 
-export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
+export { SUGGESTION_STATUSES, type SuggestionStatus };
 
 /**
  * A pin suggested by a user whose role may not add pins (from a no-match): it waits for an admin,
