@@ -17,6 +17,7 @@ import { indexPinImages } from '../app/services/identification/index.server';
 import { mulberry32 } from '../app/utils/random';
 import { rarityFromQuantity } from '../app/utils/rarity';
 import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
+import { seedCollectorDemo } from './seed-data/collector';
 
 const quiet = process.env.SEED_QUIET === '1';
 const log = (...args: unknown[]) => {
@@ -311,6 +312,8 @@ async function main() {
     { userId: userIds.admin, action: 'vendor.approve', targetType: 'vendor', targetId: vendor.id, details: { businessName: 'Dugout Pin Traders' } },
     { userId: userIds.super_admin, action: 'user.role_change', targetType: 'user', targetId: userIds.admin, details: { from: 'player', to: 'admin' } },
   ]);
+
+  await seedCollectorDemo(userIds, baseTime);
 
   log(`Seeded ${PIN_COUNT} pins, ${ORGANIZATIONS.length} organizations, ${Object.keys(userIds).length + 14} users in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   log(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}`);

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { requireUserOr404 } from '~/http/guards.server';
 import { FieldError, FormErrors } from '~/components/ui/field';
@@ -149,6 +149,9 @@ export default function Profile() {
             <span className="badge bg-brand-50 text-brand-700">Role: {ROLE_LABELS[user.role]}</span>
           </p>
           <p className="mt-1 text-xs text-slate-500">Member since {formatDate(user.createdAt)}</p>
+          <Link to="/suggestions" className="mt-1 inline-block text-sm font-medium text-brand-700 hover:underline">
+            My Suggestions
+          </Link>
         </div>
       </section>
 
