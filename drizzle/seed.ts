@@ -19,6 +19,7 @@ import { rarityFromQuantity } from '../app/utils/rarity';
 import { seedMarketplace } from './seed-data/marketplace';
 import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
 import { seedTeamExtras } from './seed-data/teams';
+import { seedCollectorDemo } from './seed-data/collector';
 
 const quiet = process.env.SEED_QUIET === '1';
 const log = (...args: unknown[]) => {
@@ -246,6 +247,7 @@ async function main() {
   ]);
 
   await seedTeamExtras(db, demoTeam.id, userIds.manager);
+  await seedCollectorDemo(userIds, baseTime);
 
   log(`Seeded ${PIN_COUNT} pins, ${ORGANIZATIONS.length} organizations, ${Object.keys(userIds).length + 14} users in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   log(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}`);

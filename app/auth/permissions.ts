@@ -67,6 +67,20 @@ export function canCreatePin(actor: MaybeActor): boolean {
   return hasRole(actor, PIN_CREATOR_ROLES);
 }
 
+/** Any signed-in user may suggest a pin; one who may not add pins has it reviewed by an admin. */
+export function assertCanSuggestPin(actor: MaybeActor): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to suggest a pin');
+}
+
+/** The pin suggestion queue (approve, reject) is for admins. */
+export function canReviewSuggestions(actor: MaybeActor): boolean {
+  return isAdmin(actor);
+}
+
+export function assertCanReviewSuggestions(actor: MaybeActor): asserts actor is Actor {
+  assertRole(actor, ADMIN_ROLES, 'Only admins can review pin suggestions');
+}
+
 export function assertCanCreatePin(actor: MaybeActor): asserts actor is Actor {
   assertRole(actor, PIN_CREATOR_ROLES, 'Only vendors, team managers and admins can add pins to the database');
 }

@@ -163,7 +163,7 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
         <FieldError field={fields.notes} />
       </div>
       <button type="submit" className="btn-primary w-full" disabled={pending}>
-        {entry ? (pending ? 'Saving...' : 'Save Changes') : pending ? 'Adding...' : 'Add to Collection'}
+        {entry ? (pending ? 'Saving...' : 'Save My Copy') : pending ? 'Adding...' : 'Add to Collection'}
       </button>
     </Form>
   );

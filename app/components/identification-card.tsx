@@ -24,14 +24,17 @@ export function IdentificationCard({ result, onClose, onViewFull }: { result: Re
       </button>
       <div className="space-y-3 pr-8">
         <div className="min-w-0 space-y-1">
-          <h2 className="text-lg font-bold text-slate-900">{headline(result)}</h2>
           {result.identified && result.pin ? (
+            // the toast already says 'Pin Identified!': the card's title is the pin itself
             <>
-              <p className="font-semibold text-slate-900">{result.pin.name}</p>
-              <p className="text-sm text-brand-700">{result.confidence}% confidence</p>
+              <h2 className="text-lg font-bold text-slate-900">{result.pin.name}</h2>
+              <p className="text-sm text-brand-700">Identified with {result.confidence}% confidence</p>
             </>
           ) : (
-            <p className="text-sm text-slate-700">{result.message}</p>
+            <>
+              <h2 className="text-lg font-bold text-slate-900">{headline(result)}</h2>
+              <p className="text-sm text-slate-700">{result.message}</p>
+            </>
           )}
           {result.serviceUnavailable ? <p className="text-xs text-amber-700">{result.message}</p> : null}
         </div>

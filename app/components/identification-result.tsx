@@ -226,33 +226,43 @@ function NewPinSection({ result, viewer, lastResult, organizations }: { result: 
         <h2 id="new-pin-heading" className="text-lg font-semibold text-slate-900">
           Not in our database yet?
         </h2>
-        <p className="mt-1 text-sm text-slate-700">Vendors, team managers and admins can add new pins to the database. Sign in with such an account to add this one.</p>
+        <p className="mt-1 text-sm text-slate-700">
+          Vendors, team managers and admins can add new pins to the database; any other collector can suggest one for an admin to review. Sign in
+          to add or suggest this one.
+        </p>
         <a href={`/api/login?redirectTo=${encodeURIComponent(`/identify?result=${result.identificationId}`)}`} className="btn-primary mt-3">
           Sign in to add this pin
         </a>
       </section>
     );
   }
-  if (!viewer.canAddPins) {
-    return (
-      <section className="card p-4" aria-labelledby="new-pin-heading">
-        <h2 id="new-pin-heading" className="text-lg font-semibold text-slate-900">
-          Not in our database yet?
-        </h2>
-        <p className="mt-1 text-sm text-slate-700">
-          Only vendors, team managers and admins can add new pins to the database. Ask one of them to add this pin, or browse the database to find it.
-        </p>
-        <Link to="/browse" className="btn-secondary mt-3">
-          Browse the pin database
-        </Link>
-      </section>
-    );
-  }
-  return <NewPinForm photoImageId={result.imageId} photoUrl={result.imageData} lastResult={lastResult} organizations={organizations} />;
+  return (
+    <NewPinForm
+      photoImageId={result.imageId}
+      photoUrl={result.imageData}
+      lastResult={lastResult}
+      organizations={organizations}
+      // a role that may not add pins suggests it: the same form, reviewed by an admin
+      suggest={!viewer.canAddPins}
+    />
+  );
 }
 
 /** Spec §5 'New pin': the photo just taken is the first of up to 5. */
-function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { photoImageId: string; photoUrl: string; lastResult?: unknown; organizations: string[] }) {
+function NewPinForm({
+  photoImageId,
+  photoUrl,
+  lastResult,
+  organizations,
+  suggest,
+}: {
+  photoImageId: string;
+  photoUrl: string;
+  lastResult?: unknown;
+  organizations: string[];
+  suggest: boolean;
+}) {
+  const intent = suggest ? 'suggestPin' : 'createPin';
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: 'new-pin',
@@ -263,16 +273,27 @@ function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { pho
     shouldRevalidate: 'onInput',
   });
   const remaining = MAX_PIN_PHOTOS - 1;
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'createPin';
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
   const photoErrors = (lastResult as { error?: Record<string, string[] | null> } | undefined)?.error?.images;
   return (
     <section className="card p-4" aria-labelledby="new-pin-heading">
       <h2 id="new-pin-heading" className="text-lg font-semibold text-slate-900">
-        Add this pin to the database
+        {suggest ? 'Suggest this pin' : 'Add this pin to the database'}
       </h2>
-      <p className="mt-1 text-sm text-slate-600">Your photo becomes the pin&apos;s first photo. The pin is added to your collection as owned, and it can be identified at once.</p>
+      {suggest ? (
+        <p className="mt-1 text-sm text-slate-600">
+          Only vendors, team managers and admins can add new pins to the database. Suggest it instead: an admin reviews your suggestion, and once
+          it is approved the pin is added with you as its contributor and enters your collection. Follow it on{' '}
+          <Link to="/suggestions" className="font-medium text-brand-700 hover:underline">
+            My Suggestions
+          </Link>
+          .
+        </p>
+      ) : (
+        <p className="mt-1 text-sm text-slate-600">Your photo becomes the pin&apos;s first photo. The pin is added to your collection as owned, and it can be identified at once.</p>
+      )}
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 space-y-4">
-        <input type="hidden" name="intent" value="createPin" />
+        <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="photoImageId" value={photoImageId} />
         <FieldError field={form} />
         <div className="grid gap-4 sm:grid-cols-2">
@@ -353,7 +374,7 @@ function NewPinForm({ photoImageId, photoUrl, lastResult, organizations }: { pho
           {photoErrors?.length ? <p className="field-error">{photoErrors[0]}</p> : null}
         </div>
         <button type="submit" className="btn-primary" disabled={pending}>
-          {pending ? 'Adding pin...' : 'Add Pin to Database'}
+          {suggest ? (pending ? 'Sending...' : 'Suggest This Pin') : pending ? 'Adding pin...' : 'Add Pin to Database'}
         </button>
       </Form>
     </section>

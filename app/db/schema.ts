@@ -36,6 +36,8 @@ import {
   REACTION_TYPES,
   ROLES,
   STAFF_ROLES,
+  SUGGESTION_STATUSES,
+  type SuggestionStatus,
   VENDOR_STATUSES,
   type Rarity,
 } from '../utils/constants';
@@ -71,6 +73,8 @@ export const users = sqliteTable(
     role: text('role', { enum: ROLES }).notNull().default('player'),
     isOnboardingComplete: bool('is_onboarding_complete').notNull().default(false),
     stripeCustomerId: text('stripe_customer_id'),
+    /** set when the account was deleted: the row stays, emptied, so contributions keep a name */
+    deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -93,6 +97,22 @@ export const passwords = sqliteTable('passwords', {
   hash: text('hash').notNull(),
   updatedAt: updatedAt(),
 });
+
+/** Forgotten-password links: only the SHA-256 of the token is kept; one hour, used once. */
+export const passwordResetTokens = sqliteTable(
+  'password_reset_tokens',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
+);
 
 /** OAuth2 / OpenID Connect identities linked to a user. */
 export const oauthConnections = sqliteTable(
@@ -828,6 +848,42 @@ export const auditLogs = sqliteTable(
     index('audit_logs_user_time_idx').on(t.userId, t.timestamp),
     index('audit_logs_action_time_idx').on(t.action, t.timestamp),
     index('audit_logs_target_idx').on(t.targetType, t.targetId),
+  ],
+);
+
+export { SUGGESTION_STATUSES, type SuggestionStatus };
+
+/**
+ * A pin suggested by a user whose role may not add pins (from a no-match): it waits for an admin,
+ * who approves it (it becomes a pin, `pinId`) or rejects it with a reason the suggester sees.
+ */
+export const pinSuggestions = sqliteTable(
+  'pin_suggestions',
+  {
+    id: id(),
+    suggestedBy: text('suggested_by').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status', { enum: SUGGESTION_STATUSES }).notNull().default('pending'),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    organizationName: text('organization_name').notNull(),
+    teamId: text('team_id').references(() => teams.id, { onDelete: 'set null' }),
+    totalQuantity: integer('total_quantity').notNull().default(100),
+    year: integer('year'),
+    event: text('event'),
+    /** image ids, in the order given (the first is the pin's picture) */
+    images: text('images', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    identificationId: text('identification_id').references(() => identifications.id, { onDelete: 'set null' }),
+    reviewedBy: text('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: integer('reviewed_at', { mode: 'timestamp_ms' }),
+    rejectReason: text('reject_reason'),
+    pinId: text('pin_id').references(() => pins.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('pin_suggestions_status_idx').on(t.status, t.createdAt),
+    index('pin_suggestions_user_idx').on(t.suggestedBy, t.createdAt),
+    check('pin_suggestions_status_check', inList('status', SUGGESTION_STATUSES)),
   ],
 );
 

@@ -84,11 +84,6 @@ export const newPinSchema = z.object({
 });
 export type NewPinInput = z.infer<typeof newPinSchema>;
 
-/**
- * The browse list as it lives in the URL (GET form): search, rarity and organization, and the page
- * 'Load More' has reached. Odd values fall back to no filter and page 1 (`all_rarities`, the
- * select's first option, is no filter).
- */
 /** Browse's orders: newest first (the default), A to Z, newest year, highest value, rarest first. */
 export const BROWSE_SORTS = ['newest', 'name', 'year', 'value', 'rarity'] as const;
 export type BrowseSort = (typeof BROWSE_SORTS)[number];
@@ -100,6 +95,11 @@ export const BROWSE_SORT_LABELS: Record<BrowseSort, string> = {
   rarity: 'Rarity (rarest first)',
 };
 
+/**
+ * The browse list as it lives in the URL (GET form): search, rarity, organization, year and sort, and the page
+ * 'Load More' has reached. Odd values fall back to no filter and page 1 (`all_rarities`, the
+ * select's first option, is no filter).
+ */
 export const browseQuerySchema = listQuerySchema({
   filters: { rarity: RARITIES, organizationId: 'id', year: 'year' },
   sorts: BROWSE_SORTS,

@@ -13,7 +13,8 @@ import { json, redirect } from '@remix-run/node';
 import { assertRole, assertSignedIn, isAdmin } from '~/auth/permissions';
 import { getSession, sessionStorage } from '~/auth/session.server';
 import { loadUser, type SessionUser } from '~/services/users.server';
-import type { Role } from '~/utils/constants';
+import { ROLE_LABELS, type Role } from '~/utils/constants';
+import { redirectWithToast } from './toast.server';
 import { rethrowAsPageError } from './page.server';
 
 export type { SessionUser };
@@ -102,7 +103,14 @@ export async function requirePageRole(request: Request, roles: readonly Role[], 
 export async function adminPageUser(request: Request): Promise<SessionUser | null> {
   const user = await optionalUser(request);
   if (!user) return null;
-  if (!isAdmin(user)) throw redirect('/');
+  // sent home, and told why (not silently moved)
+  if (!isAdmin(user)) {
+    throw await redirectWithToast('/', {
+      title: 'Admin Access Required',
+      description: `The admin area is for admins. Your account is a ${ROLE_LABELS[user.role]}.`,
+      variant: 'destructive',
+    });
+  }
   return user;
 }
 

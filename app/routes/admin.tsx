@@ -18,6 +18,7 @@ const SECTIONS = [
   { to: '/admin', label: 'Dashboard', end: true },
   { to: '/admin/users', label: 'Users' },
   { to: '/admin/pins', label: 'Pins' },
+  { to: '/admin/suggestions', label: 'Suggestions' },
   { to: '/admin/teams', label: 'Teams' },
   { to: '/admin/vendors', label: 'Vendors' },
   { to: '/admin/analytics', label: 'Analytics' },

@@ -113,6 +113,11 @@ export default function SignIn() {
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <Field label="Email" field={fields.email} type="email" autoComplete="email" />
           <Field label="Password" field={fields.password} type="password" autoComplete="current-password" />
+          <p className="-mt-2 text-right text-sm">
+            <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
+              Forgot your password?
+            </Link>
+          </p>
           <button type="submit" className="btn-primary w-full" disabled={pending} aria-busy={pending || undefined}>
             {pending ? <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
             Sign In

@@ -15,6 +15,7 @@ import { isAppError } from '~/services/errors';
 import { chooseIdentifiedPin, getIdentificationResult, identifyPin, limitIdentifyRate, readPhoto, type IdentificationResult } from '~/services/identification/identify.server';
 import { listOrganizations } from '~/services/organizations.server';
 import { createPin } from '~/services/pins.server';
+import { createSuggestion } from '~/services/suggestions.server';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
 import { page } from '~/http/page.server';
 import { readFormData } from '~/http/body.server';
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }
     }
     const canAddPins = canCreatePin(user);
-    const organizations = result && !result.identified && canAddPins ? (await listOrganizations()).map((o) => o.name) : [];
+    const organizations = result && !result.identified && user ? (await listOrganizations()).map((o) => o.name) : [];
     return json({ result, missing, viewer: { signedIn: !!user, canAddPins }, organizations }, { status: missing ? 404 : 200 });
   });
 }
@@ -49,6 +50,7 @@ type ActionData =
   | { intent: 'identify'; error: { title: string; description?: string } }
   | { intent: 'addToCollection'; lastResult: unknown }
   | { intent: 'createPin'; lastResult: unknown }
+  | { intent: 'suggestPin'; lastResult: unknown }
   | { intent: 'choosePin'; error: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -82,6 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === 'createPin') return createPinFromIdentification(request, formData, user);
+  if (intent === 'suggestPin') return suggestPinFromIdentification(formData, user);
 
   // identify: the file form of the identifier (no JavaScript)
   try {
@@ -135,6 +138,27 @@ async function createPinFromIdentification(request: Request, formData: FormData,
     }
     console.error(error);
     return json<ActionData>({ intent: 'createPin', lastResult: submission.reply({ formErrors: ['Failed to Create Pin. Please try again.'] }) }, { status: 500 });
+  }
+}
+
+/** A role that may not add pins suggests one: the same form and photos, into the review queue. */
+async function suggestPinFromIdentification(formData: FormData, user: Awaited<ReturnType<typeof optionalUser>>) {
+  const submission = parseWithZod(formData, { schema: newPinSchema });
+  if (submission.status !== 'success') return json<ActionData>({ intent: 'suggestPin', lastResult: submission.reply() }, { status: 400 });
+  const photoImageId = String(formData.get('photoImageId') ?? '') || null;
+  const uploads = formData.getAll('images').filter((f): f is File => f instanceof File && f.size > 0);
+  try {
+    const suggestion = await createSuggestion(user, submission.value, { photoImageId, uploads });
+    return redirectWithToast('/suggestions', {
+      title: 'Suggestion sent',
+      description: `An admin will review ${suggestion.name}. You will see the answer here.`,
+      variant: 'success',
+    });
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) {
+      return json<ActionData>({ intent: 'suggestPin', lastResult: serviceErrorResult(submission, error) }, { status: error.status, headers: error.headers });
+    }
+    throw error;
   }
 }
 
@@ -200,7 +224,7 @@ export default function IdentifyPage() {
             result={result}
             viewer={data.viewer}
             collectionResult={actionData?.intent === 'addToCollection' ? actionData.lastResult : undefined}
-            newPinResult={actionData?.intent === 'createPin' ? actionData.lastResult : undefined}
+            newPinResult={actionData?.intent === 'createPin' || actionData?.intent === 'suggestPin' ? actionData.lastResult : undefined}
             organizations={data.organizations}
           />
           <section aria-labelledby="again-heading" className="max-w-xl space-y-3">

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { requireUserOr404 } from '~/http/guards.server';
 import { FieldError, FormErrors } from '~/components/ui/field';
@@ -18,6 +18,11 @@ import { readFormData } from '~/http/body.server';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { displayName } from '~/utils/user';
+import { AccountSettings, type AccountIntent } from '~/components/account-settings';
+import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from '~/forms/account';
+import { changeEmail, changePassword, deleteAccount, hasPassword } from '~/services/account.server';
+import { destroyUserSession, getSession } from '~/auth/session.server';
+import { replyWithInvalid } from '~/http/form-reply.server';
 
 export const meta: MetaFunction = () => [{ title: 'Profile settings | PinDex' }];
 
@@ -35,7 +40,38 @@ export async function loader({ request }: LoaderFunctionArgs) {
       profileImageUrl: user.profileImageUrl,
       createdAt: user.createdAt.toISOString(),
     },
+    hasPassword: await hasPassword(user.id),
   });
+}
+
+const ACCOUNT_FORMS = { changeEmail: ChangeEmailSchema, changePassword: ChangePasswordSchema, deleteAccount: DeleteAccountSchema } as const;
+const SECRET_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'];
+
+/** The account forms (e-mail, password, delete): one schema and one service call each. */
+async function accountAction(request: Request, user: Awaited<ReturnType<typeof requireUserOr404>>, intent: AccountIntent, formData: FormData) {
+  const extra = { intent, error: null };
+  const submission = parseWithZod(formData, { schema: ACCOUNT_FORMS[intent] });
+  if (submission.status !== 'success') return replyWithInvalid(submission, { extra, hideFields: SECRET_FIELDS });
+  try {
+    if (intent === 'changeEmail') {
+      const { email } = await changeEmail(user, submission.value);
+      return redirectWithToast('/profile', { title: 'Email changed', description: `You now sign in with ${email}.`, variant: 'success' });
+    }
+    if (intent === 'changePassword') {
+      const session = await getSession(request);
+      await changePassword(user, submission.value, { keepSessionId: session.id || null });
+      return redirectWithToast('/profile', { title: 'Password changed', description: 'You are still signed in here; other devices were signed out.', variant: 'success' });
+    }
+    await deleteAccount(user, submission.value);
+    const cookie = await destroyUserSession(request);
+    return redirectWithToast(
+      '/',
+      { title: 'Account deleted', description: 'Your collection and personal data are gone. Pins you added stay in the catalogue.', variant: 'default' },
+      { headers: { 'Set-Cookie': cookie } },
+    );
+  } catch (error) {
+    return replyWithServiceError(submission, error, { extra, hideFields: SECRET_FIELDS });
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -46,6 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ intent: 'picture' as const, error: message, lastResult: null }, { status: isAppError(formData) ? formData.status : 400 });
   }
   const intent = formData.get('intent');
+  if (intent === 'changeEmail' || intent === 'changePassword' || intent === 'deleteAccount') return accountAction(request, user, intent, formData);
   if (intent === 'picture') {
     const file = formData.get('profilePicture');
     try {
@@ -71,7 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, hasPassword: withPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const toast = useToast();
@@ -89,6 +126,7 @@ export default function Profile() {
 
   useEffect(() => {
     if (!actionData?.error) return;
+    if (actionData.intent !== 'nickname' && actionData.intent !== 'picture') return;
     if (actionData.intent === 'nickname') toast({ title: 'Update failed', description: actionData.error || 'Failed to update nickname', variant: 'destructive' });
     else toast({ title: 'Upload failed', description: actionData.error || 'Failed to upload profile picture', variant: 'destructive' });
   }, [actionData, toast]);
@@ -111,6 +149,9 @@ export default function Profile() {
             <span className="badge bg-brand-50 text-brand-700">Role: {ROLE_LABELS[user.role]}</span>
           </p>
           <p className="mt-1 text-xs text-slate-500">Member since {formatDate(user.createdAt)}</p>
+          <Link to="/suggestions" className="mt-1 inline-block text-sm font-medium text-brand-700 hover:underline">
+            My Suggestions
+          </Link>
         </div>
       </section>
 
@@ -148,6 +189,13 @@ export default function Profile() {
           </button>
         </Form>
       </section>
+
+      <AccountSettings
+        email={user.email}
+        hasPassword={withPassword}
+        intent={actionData && 'intent' in actionData ? actionData.intent : null}
+        lastResult={actionData && 'lastResult' in actionData ? actionData.lastResult : null}
+      />
     </div>
   );
 }

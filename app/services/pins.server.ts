@@ -429,6 +429,33 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
 // ---------------------------------------------------------------- writing
 
 /**
+ * The one rule for attaching an image already stored: it must exist and be the actor's own (see
+ * resolveImageIds); `allowed` are images the caller already trusts (the pin's own, vouched ones).
+ */
+export async function assertImagesUsableBy(tx: Db, actorId: string, refs: string[], allowedIds: string[] = []): Promise<void> {
+  const unique = [...new Set(refs)];
+  if (!unique.length) return;
+  const allowed = new Set(allowedIds);
+  const others = unique.filter((r) => !allowed.has(r));
+  if (others.length) {
+    const own = await tx
+      .select({ imageData: identifications.imageData })
+      .from(identifications)
+      // the photo is kept as its id (older rows: its URL)
+      .where(and(or(eq(identifications.userId, actorId), isNull(identifications.userId)), inArray(identifications.imageData, [...others, ...others.map((r) => imageUrl(r))])));
+    for (const row of own) {
+      const ref = imageIdOf(row.imageData ?? '');
+      if (ref) allowed.add(ref);
+    }
+    // and the photos of pins the actor made (a second edition of their own pin)
+    const mine = await tx.select({ images: pins.images }).from(pins).where(eq(pins.createdBy, actorId));
+    for (const row of mine) for (const ref of row.images) if (others.includes(ref)) allowed.add(ref);
+  }
+  const found = new Set((await tx.select({ id: images.id }).from(images).where(inArray(images.id, unique))).map((r) => r.id));
+  if (unique.some((r) => !found.has(r) || !allowed.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
+}
+
+/**
  * Inside the transaction: the final image ids in the order given. Uploads are saved. A reference
  * to an image already stored ('/images/{id}') is kept only if it is the actor's own: a photo the
  * pin already has, one the caller vouches for, or the photo of one of the actor's own
@@ -437,27 +464,7 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
  * another user's picture (a profile picture, a private photo) by its id, or learns it exists.
  */
 async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number, PreparedImage>, owner: { actorId: string; allowed?: string[] }): Promise<string[]> {
-  const refs = [...new Set(splitImages(order).keep)];
-  const allowed = new Set(owner.allowed ?? []);
-  const others = refs.filter((r) => !allowed.has(r));
-  if (others.length) {
-    const own = await tx
-      .select({ imageData: identifications.imageData })
-      .from(identifications)
-      // the photo is kept as its id (older rows: its URL)
-      .where(and(or(eq(identifications.userId, owner.actorId), isNull(identifications.userId)), inArray(identifications.imageData, [...others, ...others.map((r) => imageUrl(r))])));
-    for (const row of own) {
-      const ref = imageIdOf(row.imageData ?? '');
-      if (ref) allowed.add(ref);
-    }
-    // and the photos of pins the actor made (a second edition of their own pin)
-    const mine = await tx.select({ images: pins.images }).from(pins).where(eq(pins.createdBy, owner.actorId));
-    for (const row of mine) for (const ref of row.images) if (others.includes(ref)) allowed.add(ref);
-  }
-  if (refs.length) {
-    const found = new Set((await tx.select({ id: images.id }).from(images).where(inArray(images.id, refs))).map((r) => r.id));
-    if (refs.some((r) => !found.has(r) || !allowed.has(r))) throw new Invalid('Image not found', { images: ['Image not found'] });
-  }
+  await assertImagesUsableBy(tx, owner.actorId, splitImages(order).keep, owner.allowed);
   const ids: string[] = [];
   for (let i = 0; i < order.length; i++) {
     const upload = prepared.get(i);
@@ -499,6 +506,11 @@ export interface CreatePinOptions {
    * it); any other reference must be the actor's own upload (see resolveImageIds)
    */
   vouchedImageIds?: string[];
+  /**
+   * who the pin is from, when not the actor: an approved suggestion's suggester (the actor, an
+   * admin, was checked). The pin is theirs (creator, contributor badges) and enters their collection.
+   */
+  contributor?: Actor;
 }
 
 export async function createPin(
@@ -507,7 +519,7 @@ export async function createPin(
   options: CreatePinOptions = {},
 ): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[] }> {
   assertCanCreatePin(actor);
-  const user = actor;
+  const user = options.contributor ?? actor;
   const data = parseWith(createSchema, input);
   const issues: Record<string, string[]> = {};
   if (!data.organizationId && !data.organizationName) issues.organizationName = ['Organization is required'];

@@ -5,7 +5,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { TooManyRequests } from '~/services/errors';
 
-export type RateLimitBucket = 'login-ip' | 'login-email' | 'signup-ip' | 'identify-ip';
+export type RateLimitBucket = 'login-ip' | 'login-email' | 'signup-ip' | 'identify-ip' | 'reset-ip' | 'reset-email' | 'password-user';
 
 interface BucketConfig {
   points: number;
@@ -18,6 +18,11 @@ const BUCKETS: Record<RateLimitBucket, BucketConfig> = {
   'login-ip': { points: 100, duration: 15 * 60, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
   'login-email': { points: 10, duration: 15 * 60, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
   'signup-ip': { points: 30, duration: 10 * 60, message: 'Too many accounts created from this network. Please try again later.' },
+  // forgotten-password links: a few per address (each is an e-mail to someone), more per network
+  'reset-ip': { points: 20, duration: 60 * 60, message: 'Too many password reset requests. Please try again later.' },
+  'reset-email': { points: 5, duration: 60 * 60, message: 'Too many password reset requests. Please try again later.' },
+  // wrong current passwords on the profile page (change password, e-mail, delete account)
+  'password-user': { points: 10, duration: 15 * 60, message: 'Too many wrong passwords. Please wait a few minutes and try again.' },
   'identify-ip': { points: 30, duration: 60, message: 'Too many identification requests. Please wait a moment and try again.' },
 };
 

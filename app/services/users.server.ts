@@ -28,7 +28,8 @@ export type SessionUser = User & { vendor: Vendor | null };
 
 export async function loadUser(userId: string): Promise<SessionUser | null> {
   const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
-  if (!row) return null;
+  // a deleted account is nobody (its sessions went with it; this covers a request in flight)
+  if (!row || row.deletedAt) return null;
   const vendor = (await db().query.vendors.findFirst({ where: eq(vendors.userId, userId) })) ?? null;
   return { ...row, vendor };
 }

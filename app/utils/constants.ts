@@ -46,3 +46,7 @@ export const ROLE_LABELS: Record<Role, string> = {
   admin: 'Admin',
   super_admin: 'Super Admin',
 };
+
+/** A pin suggestion waits for an admin, who approves it (it becomes a pin) or rejects it. */
+export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];

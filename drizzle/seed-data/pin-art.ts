@@ -70,6 +70,13 @@ function motif(kind: PinArt['motif'], c: number, metal: string, accent: string):
   }
 }
 
+/** The width of bold capitals in em (DejaVu Sans Bold, rounded up). */
+function emWidth(text: string): number {
+  let em = 0;
+  for (const ch of text) em += ch === ' ' ? 0.35 : ch === 'I' || ch === '.' || ch === "'" ? 0.4 : ch === 'M' || ch === 'W' ? 1.0 : 0.8;
+  return em;
+}
+
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The SVG of a pin photo, 512 px, pin flat on a white or light background. */
@@ -81,7 +88,12 @@ export function pinSvg(art: PinArt): string {
   const [, base, accent] = art.enamel;
   const bg = art.variant === 0 ? '#ffffff' : art.variant === 1 ? '#f3efe6' : '#e8eef5';
   const rotate = art.variant === 0 ? 0 : art.variant === 1 ? -8 : 11;
-  const teamSize = art.team.length > 14 ? 26 : art.team.length > 10 ? 32 : 38;
+  // The team name is sized to fit its 300 px banner with a margin (270 px), from the advance of
+  // DejaVu Sans Bold's capitals. (textLength would squeeze it, but librsvg, which sharp renders
+  // with, ignores it: long names ran past the banner.)
+  const team = art.team.toUpperCase();
+  const teamSize = Math.max(10, Math.min(38, Math.floor(270 / Math.max(1, emWidth(team)))));
+  const teamBaseline = c + 73 + Math.round(teamSize * 0.36);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
   <defs>
     <linearGradient id="metal" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${shine}"/><stop offset="1" stop-color="${edge}"/></linearGradient>
@@ -94,7 +106,7 @@ export function pinSvg(art: PinArt): string {
     <g fill="none" stroke="url(#metal)" stroke-width="4">${shapePath(art.shape, c, r - 40)}</g>
     ${motif(art.motif, c, edge, accent)}
     <rect x="${c - 150}" y="${c + 48}" width="300" height="50" rx="10" fill="${accent}" stroke="url(#metal)" stroke-width="5"/>
-    <text x="${c}" y="${c + 84}" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${teamSize}" fill="${base}"${art.team.length > 11 ? ' textLength="284" lengthAdjust="spacingAndGlyphs"' : ''}>${esc(art.team.toUpperCase())}</text>
+    <text x="${c}" y="${teamBaseline}" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${teamSize}" fill="${base}">${esc(team)}</text>
     <text x="${c}" y="${c - 86}" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="30" fill="${accent}" stroke="${edge}" stroke-width="1">${esc(art.line2)}</text>
   </g>
 </svg>`;

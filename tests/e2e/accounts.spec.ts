@@ -265,9 +265,11 @@ test.describe('navigation per role', () => {
   });
 
   test('admin area: sidebar for admins, audit logs for super_admin only, others sent home', async ({ page, signInAs }) => {
-    await signInAs('player');
+    await signInAs('manager');
     await page.goto('/admin/users');
     await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    // told why (a toast with JavaScript, the inline message without)
+    await expect(page.getByRole('status').filter({ hasText: 'Admin Access Required' })).toContainText('The admin area is for admins. Your account is a Manager.');
 
     await signInAs('admin');
     await page.goto('/admin');

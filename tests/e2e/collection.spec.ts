@@ -244,14 +244,14 @@ test.describe('my collection', () => {
 
     // bad input: the message, nothing changed
     await copy.getByLabel('Quantity').fill('0');
-    await copy.getByRole('button', { name: 'Save Changes' }).click();
+    await copy.getByRole('button', { name: 'Save My Copy' }).click();
     await expect(copy.getByText('Quantity must be at least 1')).toBeVisible();
 
     await copy.getByLabel('Status').selectOption('trading');
     await copy.getByLabel('Quantity').fill('1');
     await copy.getByLabel('Condition').selectOption('mint');
     await copy.getByLabel('Notes').fill('');
-    await copy.getByRole('button', { name: 'Save Changes' }).click();
+    await copy.getByRole('button', { name: 'Save My Copy' }).click();
     await expectNotice(page, 'Collection Updated', `${pin.name}: Trading, quantity 1, mint.`, noJs);
     await expect(page.getByTestId('own-copy').getByTestId('own-entry')).toHaveText('In your collection: Trading, quantity 1, condition Mint, tradeable.');
     const lists = await listsOf(page, me.id);

@@ -3,9 +3,10 @@
  * close after use, flash messages where the eye is, the pin page that knows your copy, browse on a
  * phone, identification pictures, suggestions and account management.
  */
+import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, isNoJs, test } from './support';
+import { expect, isNoJs, signIn, test } from './support';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -206,5 +207,84 @@ test.describe('browse on a phone', () => {
     const shown = await Promise.all(hrefs.slice(0, 4).map(async (id) => ((await (await page.request.get(`/api/pins/${id}`)).json()) as { estimatedValue: number | null }).estimatedValue ?? -1));
     expect(shown).toEqual([...shown].sort((x, y) => y - x));
     await page.screenshot({ path: test.info().outputPath('browse-phone.png') });
+  });
+});
+
+test.describe('account management', () => {
+  test('change password and e-mail, reset a forgotten password, delete the account', async ({ page, server }) => {
+    test.setTimeout(90_000);
+    const noJs = isNoJs(test.info().project.name);
+    const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const email = `manage-${stamp}@example.test`;
+    const first = 'first-password-123';
+    await page.goto('/signup');
+    await page.getByLabel('First name').fill('Morgan');
+    await page.getByLabel('Last name').fill('Manager');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(first);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByLabel('Display name').fill(`Morgan ${stamp}`);
+    await page.getByRole('button', { name: 'Complete Setup' }).click();
+    await expect(page).toHaveURL(/\/teams$/);
+    const notice = (text: string) => (noJs ? page.getByTestId('flash') : page.getByTestId('toast')).filter({ hasText: text });
+
+    // change password: the current one is required
+    await page.goto('/profile');
+    const passwordForm = page.getByRole('region', { name: 'Password' });
+    await passwordForm.getByLabel('Current password').fill('not-my-password');
+    await passwordForm.getByLabel('New password', { exact: true }).fill('second-password-456');
+    await passwordForm.getByLabel('Repeat the new password').fill('second-password-456');
+    await passwordForm.getByRole('button', { name: 'Change Password' }).click();
+    await expect(passwordForm.getByText('Your current password is not right')).toBeVisible();
+    await passwordForm.getByLabel('Current password').fill(first);
+    await passwordForm.getByLabel('New password', { exact: true }).fill('second-password-456');
+    await passwordForm.getByLabel('Repeat the new password').fill('second-password-456');
+    await passwordForm.getByRole('button', { name: 'Change Password' }).click();
+    await expect(notice('Password changed')).toBeVisible();
+
+    // change e-mail
+    const moved = `moved-${stamp}@example.test`;
+    const emailForm = page.getByRole('region', { name: 'Email' });
+    await emailForm.getByLabel('New email').fill(moved);
+    await emailForm.getByLabel('Current password').fill('second-password-456');
+    await emailForm.getByRole('button', { name: 'Change Email' }).click();
+    await expect(notice('Email changed')).toContainText(moved);
+
+    // forgotten password: this test server sends no e-mail, so the page says how to get a link
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email').fill(moved);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByTestId('reset-sent')).toContainText('npm run user:reset-link');
+    // the link the host would pass on (as the command makes it), used once
+    const token = `e2e-${stamp}-${'x'.repeat(20)}`;
+    const db = server.db();
+    const { id: userId } = db.prepare('SELECT id FROM users WHERE email = ?').get(moved) as { id: string };
+    db.prepare('INSERT INTO password_reset_tokens (id, user_id, token_hash, expires_at) VALUES (?, ?, ?, ?)').run(
+      `t${stamp}`,
+      userId,
+      createHash('sha256').update(token).digest('hex'),
+      Date.now() + 3600_000,
+    );
+    await page.goto(`/reset-password?token=${token}`);
+    await page.getByLabel('New password', { exact: true }).fill('third-password-789');
+    await page.getByLabel('Repeat the new password').fill('third-password-789');
+    await page.getByRole('button', { name: 'Save New Password' }).click();
+    await expect(page).toHaveURL(/\/api\/login$/);
+    await expect(notice('Password changed')).toBeVisible();
+    expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+    await page.goto(`/reset-password?token=${token}`);
+    await expect(page.getByText('This reset link is invalid or has expired.')).toBeVisible();
+    await signIn(page, moved, 'third-password-789');
+
+    // delete the account: the password confirms it
+    await page.goto('/profile');
+    const danger = page.getByRole('region', { name: 'Delete account' });
+    await danger.getByLabel('Current password').fill('third-password-789');
+    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    await expect(notice('Account deleted')).toBeVisible();
+    expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+    const res = await page.request.post('/api/login', { form: { email: moved, password: 'third-password-789' } });
+    expect(res.status()).toBe(400);
   });
 });
