@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { replyWithServiceError } from '~/http/form-reply.server';
 import { oauthSettings } from '~/http/oauth.server';
 import { safeRedirect, withRedirectTo } from '~/auth/redirect';
+import { readDevice, rememberDevice } from '~/auth/device.server';
 import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';
 import { Field, FormErrors } from '~/components/ui/field';
@@ -45,10 +46,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ lastResult: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
   }
   try {
-    const user = await verifyLogin(submission.value, { ip });
-    const cookie = await createUserSession(request, user.id);
+    const device = await readDevice(request);
+    const user = await verifyLogin(submission.value, { ip, device });
+    const headers = new Headers();
+    headers.append('Set-Cookie', await createUserSession(request, user.id));
+    headers.append('Set-Cookie', await rememberDevice(device, user.id));
     const target = submission.value.redirectTo ?? new URL(request.url).searchParams.get('redirectTo');
-    return redirect(safeRedirect(target, '/'), { headers: { 'Set-Cookie': cookie } });
+    return redirect(safeRedirect(target, '/'), { headers });
   } catch (error) {
     return replyWithServiceError(submission, error, { hideFields: ['password'] });
   }

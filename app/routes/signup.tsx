@@ -11,7 +11,6 @@ import { createUserSession } from '~/auth/session.server';
 import { isSignedIn } from '~/http/guards.server';
 import { Field, FormErrors } from '~/components/ui/field';
 import { MIN_PASSWORD_LENGTH, SignupSchema } from '~/forms/auth';
-import { consumeRateLimit } from '~/services/rate-limit.server';
 import { createAccount } from '~/services/users.server';
 
 export const meta: MetaFunction = () => [{ title: 'Create an account | PinDex' }];
@@ -31,8 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ lastResult: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
   }
   try {
-    await consumeRateLimit('signup-ip', (context as { clientIp?: string }).clientIp ?? 'unknown');
-    const user = await createAccount(submission.value);
+    const user = await createAccount(submission.value, { ip: (context as { clientIp?: string }).clientIp ?? 'unknown' });
     const cookie = await createUserSession(request, user.id);
     const target = submission.value.redirectTo ?? new URL(request.url).searchParams.get('redirectTo');
     return redirect(safeRedirect(target, '/'), { headers: { 'Set-Cookie': cookie } });

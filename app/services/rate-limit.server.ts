@@ -5,7 +5,16 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { TooManyRequests } from '~/services/errors';
 
-export type RateLimitBucket = 'login-ip' | 'login-email' | 'signup-ip' | 'identify-ip' | 'reset-ip' | 'reset-email' | 'password-user';
+export type RateLimitBucket =
+  | 'login-ip'
+  | 'login-client'
+  | 'login-device'
+  | 'login-account'
+  | 'signup-ip'
+  | 'signup-taken-ip'
+  | 'identify-ip' | 'reset-ip' | 'reset-email' | 'password-user';
+
+const SIGN_IN_WAIT = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 
 interface BucketConfig {
   points: number;
@@ -15,9 +24,18 @@ interface BucketConfig {
 
 const BUCKETS: Record<RateLimitBucket, BucketConfig> = {
   // Per IP is looser than per e-mail: several people may share one address (school, club Wi-Fi).
-  'login-ip': { points: 100, duration: 15 * 60, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
-  'login-email': { points: 10, duration: 15 * 60, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
+  'login-ip': { points: 100, duration: 15 * 60, message: SIGN_IN_WAIT },
+  // Wrong passwords are held per client and account together, so nobody can lock an owner out:
+  // an address+e-mail pair gets 5 tries, then waits 30 s, 60 s, 120 s ... (recordLoginFailure).
+  'login-client': { points: 5, duration: 15 * 60, message: SIGN_IN_WAIT },
+  // A browser the account signed in from before (a signed device cookie) has its own tries.
+  'login-device': { points: 10, duration: 15 * 60, message: SIGN_IN_WAIT },
+  // All clients the account never signed in from, together: a guess spread over many addresses.
+  'login-account': { points: 50, duration: 15 * 60, message: SIGN_IN_WAIT },
   'signup-ip': { points: 30, duration: 10 * 60, message: 'Too many accounts created from this network. Please try again later.' },
+  // Sign-ups refused for a taken address: the only answer that tells an address has an account,
+  // so a client gets few of them.
+  'signup-taken-ip': { points: 5, duration: 60 * 60, message: 'Too many accounts created from this network. Please try again later.' },
   // forgotten-password links: a few per address (each is an e-mail to someone), more per network
   'reset-ip': { points: 20, duration: 60 * 60, message: 'Too many password reset requests. Please try again later.' },
   'reset-email': { points: 5, duration: 60 * 60, message: 'Too many password reset requests. Please try again later.' },
@@ -72,7 +90,37 @@ export async function resetRateLimit(bucket: RateLimitBucket | (string & {}), ke
   await limiter.delete(key || 'unknown');
 }
 
+// Back-off after a bucket is used up: the first hold lasts BACKOFF_BASE seconds and each further
+// failure doubles it, up to BACKOFF_MAX; the count of holds is kept for a day.
+const BACKOFF_BASE = 30;
+const BACKOFF_MAX = 15 * 60;
+let holds = new RateLimiterMemory({ keyPrefix: 'holds', points: 1_000_000, duration: 24 * 60 * 60 });
+
+/**
+ * Counts one failure for `key`. Once the bucket is used up, or the key was held before, the key is
+ * held with a wait that doubles at each further failure (30 s, 60 s, 120 s ... 15 min).
+ */
+export async function recordLoginFailure(bucket: RateLimitBucket, key: string): Promise<void> {
+  const { limiter, config } = limiterFor(bucket);
+  const holdKey = `${bucket}:${key || 'unknown'}`;
+  const held = (await holds.get(holdKey))?.consumedPoints ?? 0;
+  const res = await limiter.consume(key || 'unknown').catch((error: unknown) => {
+    if (error instanceof RateLimiterRes) return error;
+    throw error;
+  });
+  if (res.consumedPoints < config.points && held === 0) return;
+  const strike = await holds.consume(holdKey);
+  await limiter.block(key || 'unknown', Math.min(BACKOFF_BASE * 2 ** (strike.consumedPoints - 1), BACKOFF_MAX));
+}
+
+/** After a right password: the client's failures and holds are forgotten. */
+export async function forgetLoginFailures(bucket: RateLimitBucket, key: string): Promise<void> {
+  await resetRateLimit(bucket, key);
+  await holds.delete(`${bucket}:${key || 'unknown'}`);
+}
+
 /** Test hook: drops every counter. */
 export function resetAllRateLimits(): void {
   limiters.clear();
+  holds = new RateLimiterMemory({ keyPrefix: 'holds', points: 1_000_000, duration: 24 * 60 * 60 });
 }

@@ -13,12 +13,13 @@ import { assertCanChangeRole, assertCanManageRoles, assertKeepsSuperAdmin, asser
 import { recordAudit } from './audit.server';
 import { Conflict, Forbidden, Invalid, NotFound } from './errors';
 import { imageUrl, prepareImage, savePreparedImage } from './images.server';
-import { checkRateLimit, consumeRateLimit, resetRateLimit } from './rate-limit.server';
+import { checkRateLimit, consumeRateLimit, forgetLoginFailures, recordLoginFailure } from './rate-limit.server';
 
 /** One message for a wrong e-mail and a wrong password, so neither reveals which accounts exist. */
 export const INVALID_LOGIN_MESSAGE = 'Invalid email or password';
 export const NICKNAME_TAKEN_MESSAGE = 'This nickname is already taken';
-export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
+/** A refused sign-up: the same words whether or not the address has an account. */
+export const SIGNUP_REFUSED_MESSAGE = 'We could not create an account with these details. If you already have an account, sign in or reset your password.';
 export const PROFILE_PICTURE_SIZE = 200;
 export const SAME_ROLE_MESSAGE = 'Choose a role other than the current one';
 
@@ -62,14 +63,27 @@ export interface SignupInput {
  * Creates a local account (role player). The first account on an empty instance becomes
  * super_admin: counted and inserted inside one immediate transaction, so two racing sign-ups
  * cannot both see an empty table.
+ *
+ * A taken address gets the same form-level refusal as any other refused sign-up, never "this
+ * e-mail has an account"; with `ip` (every sign-up from the web), sign-ups are limited per client
+ * and a client gets only a few refusals for taken addresses an hour, so the sign-up form cannot
+ * be used to list who has an account.
  */
-export async function createAccount(input: SignupInput | Record<string, unknown>): Promise<User> {
+export async function createAccount(input: SignupInput | Record<string, unknown>, opts: { ip?: string } = {}): Promise<User> {
   const data = parseWith(SignupSchema, input);
+  if (opts.ip !== undefined) {
+    await checkRateLimit('signup-taken-ip', opts.ip);
+    await consumeRateLimit('signup-ip', opts.ip);
+  }
   const hash = await hashPassword(data.password);
+  const refuse = async () => {
+    if (opts.ip !== undefined) await consumeRateLimit('signup-taken-ip', opts.ip).catch(() => undefined);
+    return new Invalid(SIGNUP_REFUSED_MESSAGE, { form: [SIGNUP_REFUSED_MESSAGE] });
+  };
   try {
     return await transaction(async (tx) => {
       const existing = await tx.select({ id: users.id }).from(users).where(byEmail(data.email)).get();
-      if (existing) throw new Conflict(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+      if (existing) throw await refuse();
       const role = await roleForNewUser(tx);
       const [user] = await tx
         .insert(users)
@@ -79,7 +93,7 @@ export async function createAccount(input: SignupInput | Record<string, unknown>
       return user;
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'email')) throw new Conflict(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+    if (isUniqueViolation(error, 'email')) throw await refuse();
     throw error;
   }
 }
@@ -97,23 +111,42 @@ function getDummyHash() {
   return dummyHash;
 }
 
+/** The browser a sign-in comes from: its signed device cookie's id and the accounts it signed in. */
+export interface SignInDevice {
+  id: string;
+  userIds: string[];
+}
+
 /**
- * Checks an e-mail and password. Wrong attempts count per IP and per e-mail; once either bucket is
- * used up, further attempts get 429 (TooManyRequests) until the window passes.
+ * Checks an e-mail and password. Wrong passwords are held per client and account together, so
+ * that nobody can lock an owner out (see rate-limit.server.ts):
+ * - from a browser this account signed in from before (its device cookie), that device's tries;
+ * - from any other client, that address and e-mail's tries with back-off, plus one shared
+ *   allowance for all such clients of the account (a guess spread over many addresses);
+ * - and per address over all e-mails (password spraying).
  */
-export async function verifyLogin(input: { email: string; password: string } | Record<string, unknown>, opts: { ip: string }): Promise<User> {
+export async function verifyLogin(
+  input: { email: string; password: string } | Record<string, unknown>,
+  opts: { ip: string; device?: SignInDevice | null },
+): Promise<User> {
   const data = parseWith(LoginSchema, input);
+  const email = data.email.trim().toLowerCase();
   await checkRateLimit('login-ip', opts.ip);
-  await checkRateLimit('login-email', data.email);
-  const user = await db().select().from(users).where(byEmail(data.email)).get();
+  const user = await db().select().from(users).where(byEmail(email)).get();
+  const trusted = user && opts.device?.userIds.includes(user.id) ? opts.device : null;
+  const clientKey = trusted ? `${trusted.id}|${user!.id}` : `${opts.ip}|${email}`;
+  const clientBucket = trusted ? 'login-device' : 'login-client';
+  await checkRateLimit(clientBucket, clientKey);
+  if (!trusted) await checkRateLimit('login-account', email);
   const stored = user ? await db().select({ hash: passwords.hash }).from(passwords).where(eq(passwords.userId, user.id)).get() : undefined;
   const ok = await verifyPassword(data.password, stored?.hash ?? (await getDummyHash()));
   if (!user || !stored || !ok) {
-    await consumeRateLimit('login-ip', opts.ip);
-    await consumeRateLimit('login-email', data.email);
+    await consumeRateLimit('login-ip', opts.ip).catch(() => undefined);
+    await recordLoginFailure(clientBucket, clientKey);
+    if (!trusted) await consumeRateLimit('login-account', email).catch(() => undefined);
     throw new Invalid(INVALID_LOGIN_MESSAGE, { form: [INVALID_LOGIN_MESSAGE] });
   }
-  await resetRateLimit('login-email', data.email);
+  await forgetLoginFailures(clientBucket, clientKey);
   return user;
 }
 

@@ -1,14 +1,15 @@
 import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createUserSession, deleteExpiredSessions, getSession, rollSession, sessionStorage } from '~/auth/session.server';
 import { loadUser, type SessionUser } from '~/services/users.server';
 import { safeRedirect } from '~/auth/redirect';
 import { db } from '~/db/index.server';
 import { auditLogs, sessions, users } from '~/db/schema';
-import { consumeRateLimit, resetAllRateLimits } from '~/services/rate-limit.server';
+import { checkRateLimit, consumeRateLimit, recordLoginFailure, resetAllRateLimits } from '~/services/rate-limit.server';
 import {
   INVALID_LOGIN_MESSAGE,
+  SIGNUP_REFUSED_MESSAGE,
   changeUserRole,
   completeOnboarding,
   createAccount,
@@ -20,6 +21,7 @@ import {
 } from '~/services/users.server';
 import { getImageVariant, imageIdOf } from '~/services/images.server';
 import { createUser } from '../support/factories';
+import { action as loginAction } from '~/routes/api.login';
 
 let n = 0;
 const unique = (prefix = 'user') => `${prefix}-${Date.now().toString(36)}-${n++}@example.test`;
@@ -45,10 +47,24 @@ describe('accounts', () => {
     expect(supers).toHaveLength(1);
   });
 
+  it('answers sign-ups for taken addresses only a few times per client', async () => {
+    const ip = '10.4.0.1';
+    const taken = await account();
+    for (let i = 0; i < 5; i++) {
+      await expect(createAccount({ email: taken.email, password: PASSWORD, firstName: 'Pat', lastName: 'Probe' }, { ip })).rejects.toMatchObject({ status: 400 });
+    }
+    // probing further from that client waits, whatever the address
+    await expect(createAccount({ email: unique('fresh'), password: PASSWORD, firstName: 'Pat', lastName: 'Probe' }, { ip })).rejects.toMatchObject({ status: 429 });
+    await expect(createAccount({ email: unique('fresh'), password: PASSWORD, firstName: 'Pat', lastName: 'New' }, { ip: '10.4.0.2' })).resolves.toMatchObject({ role: 'player' });
+  });
+
   it('refuses a second account with the same e-mail (any case) and a short password', async () => {
     const email = unique('dupe');
     await account({ email });
-    await expect(account({ email: email.toUpperCase() })).rejects.toMatchObject({ status: 409, issues: { email: ['An account with this email already exists'] } });
+    // the answer does not say that the address has an account
+    const refused = await account({ email: email.toUpperCase() }).catch((e) => e);
+    expect(refused).toMatchObject({ status: 400, issues: { form: [SIGNUP_REFUSED_MESSAGE] } });
+    expect(JSON.stringify(refused.issues)).not.toMatch(/already exists|taken|in use/i);
     await expect(createAccount({ email: unique(), password: 'short', firstName: 'A', lastName: 'B' })).rejects.toMatchObject({
       status: 400,
       issues: { password: ['Password must be at least 10 characters'] },
@@ -64,19 +80,82 @@ describe('accounts', () => {
     expect(unknownEmail).toMatchObject({ status: 400, message: INVALID_LOGIN_MESSAGE });
   });
 
-  it('answers 429 on the 11th rapid wrong password for one e-mail, and other e-mails still sign in', async () => {
+  it("does not let one client's wrong passwords lock the owner out from another client", async () => {
     const user = await account();
-    const other = await account();
-    for (let i = 0; i < 10; i++) {
-      await expect(verifyLogin({ email: user.email, password: `wrong-${i}-password` }, { ip: `10.1.0.${i}` })).rejects.toMatchObject({ status: 400 });
+    const attacker = '10.1.0.66';
+    for (let i = 0; i < 5; i++) {
+      await expect(verifyLogin({ email: user.email, password: `wrong-${i}-password` }, { ip: attacker })).rejects.toMatchObject({ status: 400 });
     }
-    const eleventh = await verifyLogin({ email: user.email, password: `wrong-again` }, { ip: '10.1.1.1' }).catch((e) => e);
-    expect(eleventh).toMatchObject({ status: 429 });
-    expect(eleventh.message).toMatch(/Too many sign-in attempts/);
-    expect(Number(eleventh.headers['Retry-After'])).toBeGreaterThan(0);
-    // even the right password waits until the window passes
-    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: '10.1.1.2' })).rejects.toMatchObject({ status: 429 });
-    await expect(verifyLogin({ email: other.email, password: PASSWORD }, { ip: '10.1.1.3' })).resolves.toMatchObject({ id: other.id });
+    // the sixth try from that client waits, and the wait is said
+    const sixth = await verifyLogin({ email: user.email, password: 'wrong-again' }, { ip: attacker }).catch((e) => e);
+    expect(sixth).toMatchObject({ status: 429 });
+    expect(sixth.message).toMatch(/Too many sign-in attempts/);
+    expect(Number(sixth.headers['Retry-After'])).toBeGreaterThan(0);
+    // even its right password waits...
+    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: attacker })).rejects.toMatchObject({ status: 429 });
+    // ...but the owner on their own device signs in as always
+    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: '10.1.0.7' })).resolves.toMatchObject({ id: user.id });
+  });
+
+  it('keeps a device the account signed in from open while many clients guess its password', async () => {
+    const user = await account();
+    const device = { id: 'device-owner', userIds: [user.id] };
+    // failures spread over many addresses (counted directly: dozens of scrypt checks would be slow)
+    await consumeRateLimit('login-account', user.email.toLowerCase(), 50);
+    // a client this account never signed in from now waits, even with the right password
+    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: '10.2.0.1' })).rejects.toMatchObject({ status: 429 });
+    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: '10.2.0.1', device: { id: 'new-device', userIds: [] } })).rejects.toMatchObject({ status: 429 });
+    // the owner's device (its signed cookie names the account) is not held up by the others
+    await expect(verifyLogin({ email: user.email, password: PASSWORD }, { ip: '10.2.0.1', device })).resolves.toMatchObject({ id: user.id });
+    // a device cookie naming another account does not help
+    const other = await account();
+    await consumeRateLimit('login-account', other.email.toLowerCase(), 50);
+    await expect(verifyLogin({ email: other.email, password: PASSWORD }, { ip: '10.2.0.1', device })).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('remembers the browser an account signed in from, in a signed cookie', async () => {
+    const user = await account();
+    const signIn = (cookie?: string) =>
+      loginAction({
+        request: new Request('http://localhost/api/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+          body: new URLSearchParams({ email: user.email, password: PASSWORD }),
+        }),
+        params: {},
+        context: { clientIp: '10.5.0.1' },
+      });
+    const first = await signIn();
+    expect(first.status).toBe(302);
+    const device = (first.headers.get('Set-Cookie') ?? '').match(/__pindex_device=[^;]+/)?.[0];
+    expect(device).toBeTruthy();
+    // many clients have guessed since: a client without the cookie waits, the owner's browser does not
+    await consumeRateLimit('login-account', user.email.toLowerCase(), 50);
+    expect((await signIn()).status).toBe(429);
+    expect((await signIn(device)).status).toBe(302);
+    // a cookie written by hand (not signed by the server) is no device
+    const forged = `__pindex_device=${encodeURIComponent(btoa(JSON.stringify({ id: 'forged', userIds: [user.id] })))}`;
+    expect((await signIn(forged)).status).toBe(429);
+  });
+
+  it('backs off longer after each failure once a client is held', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      const key = '10.3.0.1|someone@example.test';
+      const waits: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const held = await checkRateLimit('login-client', key).then(() => null, (e) => e);
+        if (held) {
+          waits.push(Number(held.headers['Retry-After']));
+          vi.advanceTimersByTime(Number(held.headers['Retry-After']) * 1000 + 1000);
+        }
+        await recordLoginFailure('login-client', key);
+      }
+      // five free tries, then each further failure doubles the wait
+      expect(waits).toEqual([30, 60, 120]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('limits per IP across e-mails and exposes a reusable limiter', async () => {
