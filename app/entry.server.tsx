@@ -14,12 +14,6 @@ await ensureMigrated();
 // The identification index loads the stored features in the background (identify waits for it).
 void startVisualIndex();
 
-/**
- * Resolves when the work that outlives its request has ended (identification photos are stored
- * just after their answer): the server waits for it before it exits on SIGTERM (app/cli/server.js).
- */
-export { imageWritesSettled as backgroundWorkSettled } from '~/services/images.server';
-
 const ABORT_DELAY = 5_000;
 
 function securityHeaders(headers: Headers, nonce: string) {

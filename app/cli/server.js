@@ -53,6 +53,8 @@ app.use((req, res, next) => {
 app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
 app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
 if (process.env.LOG_REQUESTS !== '0') app.use(morgan('tiny'));
+// the load benchmark's figures (tests/bench/load.ts); off unless asked for
+if (process.env.PINDEX_METRICS === '1') app.use((await import('./load-metrics.js')).loadMetrics());
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 app.use((req, res, next) => {
@@ -112,14 +114,12 @@ const server = app.listen(port, host, () => {
 });
 
 // Stopping (Fly sends SIGTERM and allows 10 s, fly.toml): no new connections, then the requests
-// in flight and the photos still being stored after their answer are finished, for at most 8 s.
+// in flight are finished, for at most 8 s.
 const SHUTDOWN_GRACE_MS = 8_000;
 function shutdown(signal) {
-  console.log(`${signal}: finishing the requests in flight and the photos being stored`);
-  const requests = new Promise((resolve) => server.close(() => resolve()));
+  console.log(`${signal}: finishing the requests in flight`);
+  const finished = new Promise((resolve) => server.close(() => resolve()));
   server.closeIdleConnections?.();
-  // after the requests: a request still in flight starts its photo's write before it answers
-  const finished = requests.then(() => build.entry?.module?.backgroundWorkSettled?.());
   const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
   Promise.race([finished, grace]).finally(() => process.exit(0));
 }

@@ -187,12 +187,6 @@ export async function savePreparedImage(tx: Db, image: PreparedImage): Promise<S
   return { id: image.id, width: image.width, height: image.height, url: imageUrl(image.id), created: !existing };
 }
 
-/**
- * Image writes that their caller did not wait for (an identification's photo is stored after the
- * answer has gone out): whoever reads such an image waits for its write.
- */
-const pendingWrites = new Map<string, Promise<void>>();
-
 /** Above this many bytes a pixel an upload is re-encoded even when it could be kept (quality 88 is smaller). */
 const KEPT_MAX_BYTES_PER_PIXEL = 0.5;
 
@@ -212,43 +206,13 @@ async function keptAsUploaded(bytes: Buffer): Promise<NormalisedImage | null> {
   return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 32), master: bytes, width: meta.width, height: meta.height };
 }
 
-/** The master an identification photo is stored as (`storeImageLater`). */
+/**
+ * The master an identification photo is stored as: its smaller sizes are rendered when first asked
+ * for (`getImageVariant`), since most such photos are never looked at again (the four variants took
+ * about 31 ms to encode, the master 6). A photo that needs no normalising is kept as it came.
+ */
 export async function photoMaster(bytes: Buffer): Promise<NormalisedImage> {
   return (await keptAsUploaded(bytes)) ?? (await normaliseImage(bytes, { fast: true }));
-}
-
-/**
- * Stores an uploaded image in the background under an id the caller chose (an identification's
- * photo, after its answer). The id is known at once, so it can be recorded and answered while the
- * image is still being encoded; readers of it (the image route, the pin forms that reference it,
- * feature extraction) wait for the write. It is kept as its master only, encoded with plain
- * libjpeg: its variants are rendered when first asked for (`getImageVariant`), since most such
- * photos are never looked at again (the four variants took about 31 ms to encode, the master 6).
- * A photo that needs no normalising is kept as it came (`keptAsUploaded`).
- * A failure is logged: the record that names the image stays, without its picture.
- */
-export function storeImageLater(id: string, bytes: Buffer): void {
-  if (pendingWrites.has(id)) return;
-  const write = (async () => {
-    try {
-      const stored = await db().select({ id: images.id }).from(images).where(eq(images.id, id)).get();
-      if (stored) return;
-      const master = await photoMaster(bytes);
-      await transaction((tx) => savePreparedImage(tx, { ...master, id, variants: [] }));
-    } catch (error) {
-      console.error(`[images] image ${id} could not be stored:`, error instanceof Error ? error.message : error);
-    } finally {
-      pendingWrites.delete(id);
-    }
-  })();
-  pendingWrites.set(id, write);
-}
-
-/** Resolves when the background writes of these images (all, without ids) have ended. */
-export async function imageWritesSettled(ids?: Iterable<string>): Promise<void> {
-  if (pendingWrites.size === 0) return;
-  const waits = ids ? [...ids].map((id) => pendingWrites.get(id)).filter((w): w is Promise<void> => !!w) : [...pendingWrites.values()];
-  await Promise.all(waits);
 }
 
 /** Validates, normalises and stores one image; returns its id and URL. */
@@ -268,7 +232,6 @@ export function imageIdOf(ref: string): string | null {
 }
 
 export async function getImageVariant(id: string, variant: ImageVariant | 'master', format: ImageFormat) {
-  await imageWritesSettled([id]);
   if (variant === 'master') {
     const row = await db().select({ bytes: images.bytes, width: images.width, height: images.height }).from(images).where(eq(images.id, id)).get();
     if (!row) throw new NotFound('Image not found');
@@ -286,7 +249,6 @@ export async function getImageVariant(id: string, variant: ImageVariant | 'maste
 
 /** The normalised master bytes (for feature extraction and re-processing). */
 export async function getImageMaster(id: string): Promise<Buffer | null> {
-  await imageWritesSettled([id]);
   const row = await db().select({ bytes: images.bytes }).from(images).where(eq(images.id, id)).get();
   return row?.bytes ?? null;
 }
@@ -294,7 +256,6 @@ export async function getImageMaster(id: string): Promise<Buffer | null> {
 /** Dimensions of stored images, for width/height attributes on <img>. */
 export async function imageSizes(ids: string[]): Promise<Map<string, { width: number; height: number }>> {
   if (ids.length === 0) return new Map();
-  await imageWritesSettled(ids);
   const rows = await db().select({ id: images.id, width: images.width, height: images.height }).from(images).where(inArray(images.id, ids));
   return new Map(rows.map((r) => [r.id, { width: r.width, height: r.height }]));
 }

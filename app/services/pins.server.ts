@@ -23,7 +23,7 @@ import { addCollectionEntry } from './collection.server';
 import { changes, recordAudit } from './audit.server';
 import { Invalid, NotFound } from './errors';
 import { indexPinImages, removePinFromIndex } from './identification/index.server';
-import { imageIdOf, imageUrl, imageWritesSettled, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
+import { imageIdOf, imageUrl, prepareImage, savePreparedImage, type PreparedImage } from './images.server';
 import { findOrCreateOrganization } from './organizations.server';
 import { toPinDto, type PinDto } from './pin-dto.server';
 
@@ -478,13 +478,9 @@ async function resolveImageIds(tx: Db, order: ImageInput[], prepared: Map<number
   return [...new Set(ids)];
 }
 
-/**
- * The uploads decoded and re-encoded, before the transaction. An identification's photo referenced
- * here may still be being written (it is stored after its answer): that write is waited for.
- */
+/** The uploads decoded and re-encoded, before the transaction. */
 async function prepareUploads(order: ImageInput[]): Promise<Map<number, PreparedImage>> {
-  const { keep, uploads } = splitImages(order);
-  await imageWritesSettled(keep);
+  const { uploads } = splitImages(order);
   const prepared = new Map<number, PreparedImage>();
   // one at a time: sharp runs with concurrency 1 and phones upload few photos
   for (const u of uploads) prepared.set(u.index, await prepareImage(u.input));

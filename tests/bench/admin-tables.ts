@@ -161,7 +161,7 @@ async function measure(loader: unknown, url: string, cookie: string) {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-admin-bench-'));
-  const handle = openDatabase(`file:${path.join(dir, 'bench.db')}`);
+  const handle = openDatabase(`file:${path.join(dir, 'bench.db')}`, { durable: false });
   await handle.migrate();
   setDatabase(handle);
   try {

@@ -12,7 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /**
  * Stopping the server (Fly sends SIGTERM before it replaces a machine) while a photo is being
- * identified: the answer still arrives, and the photo, stored just after the answer, is kept.
+ * identified: the answer still arrives, and the photo, stored with the answer, is kept.
  * A server of its own, on a copy of the seeded database, so that the worker's server keeps running.
  */
 test('a photo sent while the server is stopping is answered and kept', async () => {

@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { db } from '~/db/index.server';
 import { imageVariants, images } from '~/db/schema';
-import { getImageVariant, imageIdOf, imageWritesSettled, sniffImageType, storeImage, storeImageLater } from '~/services/images.server';
+import { getImageVariant, imageIdOf, photoMaster, savePreparedImage, sniffImageType, storeImage } from '~/services/images.server';
+import { transaction } from '~/db/index.server';
 import { loader as imageRoute } from '~/routes/images.$id';
 
 async function photo(width: number, height: number, options: { exif?: boolean; orientation?: number } = {}) {
@@ -14,6 +15,12 @@ async function photo(width: number, height: number, options: { exif?: boolean; o
     img = img.withMetadata({ orientation: options.orientation, exif: options.exif ? { IFD0: { Copyright: 'secret-owner', Artist: 'gps-person' } } : undefined });
   }
   return img.jpeg({ quality: 90 }).toBuffer();
+}
+
+/** As an identification stores its photo: the master only, under the id it chose. */
+async function storePhoto(id: string, bytes: Buffer) {
+  const master = await photoMaster(bytes);
+  await transaction((tx) => savePreparedImage(tx, { ...master, id, variants: [] }));
 }
 
 describe('image store', () => {
@@ -66,11 +73,10 @@ describe('image store', () => {
     expect((await sharp(thumb.bytes).metadata()).format).toBe('webp');
   });
 
-  it('stores an image after its caller answered, master only: readers wait for it, variants are rendered when first asked for', async () => {
+  it('stores a photo as its master only: variants are rendered when first asked for', async () => {
     const bytes = await photo(1800, 1200, { exif: true });
     const id = 'abcdef0123456789abcdef0123456789';
-    storeImageLater(id, bytes);
-    // the route's read waits for the write instead of answering 404
+    await storePhoto(id, bytes);
     const response = await imageRoute({ request: new Request(`http://localhost/images/${id}?s=thumb`, { headers: { Accept: 'image/webp' } }), params: { id }, context: {} });
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('image/webp');
@@ -84,21 +90,19 @@ describe('image store', () => {
     expect(kept.map((v) => `${v.variant}/${v.format}`)).toEqual(['thumb/webp']);
     const full = await getImageVariant(id, 'full', 'jpeg');
     expect(Math.max(full.width, full.height)).toBe(1024);
-    // a second background write of the same picture does nothing
-    storeImageLater(id, bytes);
-    await imageWritesSettled();
+    // a second write of the same picture does nothing
+    await storePhoto(id, bytes);
     expect((await db().select().from(imageVariants).where(eq(imageVariants.imageId, id))).length).toBe(2);
   });
 
-  it('keeps a background photo that needs no normalising byte for byte (a camera capture), and re-encodes one with metadata or an orientation to apply', async () => {
+  it('keeps a photo that needs no normalising byte for byte (a camera capture), and re-encodes one with metadata or an orientation to apply', async () => {
     const clean = await photo(1280, 960);
     const tagged = await photo(1280, 960, { exif: true });
     const turned = await photo(1280, 960, { orientation: 6 });
     const ids = ['11111111111111111111111111111111', '22222222222222222222222222222222', '33333333333333333333333333333333'];
-    storeImageLater(ids[0], clean);
-    storeImageLater(ids[1], tagged);
-    storeImageLater(ids[2], turned);
-    await imageWritesSettled();
+    await storePhoto(ids[0], clean);
+    await storePhoto(ids[1], tagged);
+    await storePhoto(ids[2], turned);
     const rows = await db().select().from(images).where(inArray(images.id, ids));
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(ids[0])!.bytes.equals(clean)).toBe(true);

@@ -13,7 +13,7 @@ let dir: string | undefined;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-test-'));
-  handle = openDatabase(`file:${path.join(dir, 'test.db')}`);
+  handle = openDatabase(`file:${path.join(dir, 'test.db')}`, { durable: false });
   await handle.migrate();
   setDatabase(handle);
 });

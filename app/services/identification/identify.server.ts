@@ -4,10 +4,10 @@
  * photo bytes -> validation (413 over 5 MB; not an image 415, not decodable 400, both with
  * `image_parse_error` in the message so clients show 'Unsupported Image') -> the visual index
  * (and, when configured, the AI analysis, in parallel) -> the response of spec §3.
- * The identification row, the pin's identificationCount and the user's stats and badges are written
- * in ONE transaction before the answer; the photo itself is encoded and stored just after it
- * (`storeImageLater`), under an id taken from the uploaded bytes, so that its encoding neither
- * competes with the match for the CPU nor delays the answer. Readers of the photo wait for it.
+ * The photo, the identification row that names it, the pin's identificationCount and the user's
+ * stats and badges are written in ONE transaction before the answer, so an answer that names a
+ * photo is never lost, not even to a kill right after it. The photo is kept as its master only (its
+ * smaller sizes are rendered when first asked for), encoded by sharp's threads while the match runs.
  */
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -19,7 +19,7 @@ import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { nearIdenticalOf } from '~/utils/identification';
 import { recordIdentificationActivity } from '../achievements.server';
 import { AppError, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
-import { imageIdOf, imageUrl, sniffImageType, storeImageLater, toImageBytes } from '../images.server';
+import { imageIdOf, imageUrl, photoMaster, savePreparedImage, sniffImageType, toImageBytes } from '../images.server';
 import type { IdentificationAnalysis, IdentificationResult, SimilarPin } from '~/types/identification';
 import type { PinDto } from '~/types/pins';
 import { getPinsByIds } from '../pins.server';
@@ -142,9 +142,14 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
   const bytes = await readPhoto(input);
   const ai = aiConfig();
 
-  const index = await getVisualIndex();
   const imageId = photoIdOf(bytes);
-  // the visual match and the AI run side by side; the photo is stored after the answer
+  // the photo's master is encoded (sharp's threads) while the match runs, and stored with the answer
+  const master = photoMaster(bytes).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const index = await getVisualIndex();
+  // the visual match and the AI run side by side
   const [match, aiOutcome] = await Promise.all([
     index.match(bytes, { limit: 8 }).catch((error: unknown): MatchResult => {
       // a photo the engine cannot read is the same error as one sharp cannot decode
@@ -226,7 +231,13 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
     timings: { ...match.timings, totalMs: Math.round(performance.now() - started) },
   };
 
+  const photo = await master;
+  if (!photo.ok) {
+    const reason = photo.error instanceof Error ? photo.error.message : 'the image could not be read';
+    throw new Invalid(`image_parse_error: ${reason}`);
+  }
   const { identificationId, newlyUnlockedBadges } = await transaction(async (tx) => {
+    await savePreparedImage(tx, { ...photo.value, id: imageId, variants: [] });
     const [row] = await tx
       .insert(identifications)
       .values({
@@ -243,7 +254,6 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
     const badges = actor ? await recordIdentificationActivity(tx, actor.id, { successful: identified, now: opts.now, timeZone: opts.timeZone }) : [];
     return { identificationId: row.id, newlyUnlockedBadges: badges };
   });
-  storeImageLater(imageId, bytes);
 
   return {
     identified,
