@@ -1,10 +1,11 @@
 /**
  * Standalone benchmark of the visual identification engine (no server).
  *
- *   npx tsx tests/bench/identify-engine.ts [--limit N] [--every K] [--distractors N] [--json out.json] [--trace] [--worker] [--as-stored]
+ *   npx tsx tests/bench/identify-engine.ts [--set validation] [--limit N] [--every K] [--distractors N] [--json out.json] [--trace] [--worker] [--as-stored]
  *                                           [--order-seed N] [--only q0001,q0002] [--from-db FILE]
  *
- * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root.
+ * BENCH_DIR defaults to ../shared/bench/identify relative to the repo root; with --set validation,
+ * VALIDATION_DIR (default ../shared/bench/identify-validation) is read instead.
  * Builds a VisualIndex from catalogue.csv, runs every query of truth.csv one at a time and prints
  * top-1 / top-4 (the pins the API's answer shows: the pin and up to 4 similar pins) accuracy, false-match rates (novel vs near-duplicate), per-family top-1,
  * latency p50/p95/max and RSS. --distractors N adds N synthetic reference images (mirrored, hue-shifted
@@ -26,7 +27,11 @@ import { extractFeatures, VisualIndex, type CandidateDebug, type MatchResult } f
 import { SIMILAR_PINS_LIMIT } from "../../app/services/identification/identify.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const benchDir = resolve(repoRoot, process.env.BENCH_DIR ?? "../shared/bench/identify");
+// --set validation: the validation set (VALIDATION_DIR) instead of the public one (BENCH_DIR)
+const validation = process.argv[process.argv.indexOf("--set") + 1] === "validation" && process.argv.includes("--set");
+const benchDir = validation
+  ? resolve(repoRoot, process.env.VALIDATION_DIR ?? "../shared/bench/identify-validation")
+  : resolve(repoRoot, process.env.BENCH_DIR ?? "../shared/bench/identify");
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -1,24 +1,29 @@
 /**
- * The full identification benchmark over HTTP (issue 5): the real import command, the real server,
- * the real endpoint.
+ * The full identification benchmark over HTTP (issues 5, 62): the real import command, the real
+ * server, the real endpoint, on the public set (the one the engine is fitted on) and on the
+ * validation set (the one it is judged on), side by side.
  *
  *   npm run build        # first: this script builds nothing
- *   npx tsx tests/bench/identify.ts [--limit N] [--distractors N] [--json out.json]
- *                                   [--min-top1 0.85] [--max-false 0.10] [--keep] [--from-db FILE]
+ *   npx tsx tests/bench/identify.ts [--set public|validation|both] [--limit N] [--distractors N]
+ *                                   [--json out.json] [--min-top1 0.85] [--max-false 0.10]
+ *                                   [--keep] [--from-db FILE]
  *
- * 1. imports BENCH_DIR/catalogue.csv (default ../shared/bench/identify) into a fresh temporary
- *    database through `app/cli/catalogue-import.ts` (plus N generated distractor pins with
- *    --distractors, to measure a grown catalogue);
+ * For each set (BENCH_DIR, default ../shared/bench/identify; VALIDATION_DIR, default
+ * ../shared/bench/identify-validation), with its own database and server:
+ * 1. imports its catalogue.csv into a fresh temporary database through
+ *    `app/cli/catalogue-import.ts` (plus N generated distractor pins with --distractors, to measure
+ *    a grown catalogue);
  * 2. starts `node app/cli/server.js` on a free port with that database;
  * 3. posts every query photo of truth.csv to POST /api/identify as a data URL, one at a time;
  * 4. reports top-1 on known pins (identified with the right pin), top-4 recall (the right pin
  *    among pin + similarPins), the false-match rate of unknown pins (identified: true) split
  *    novel / near-duplicate, family vs single pins, latency p50/p95/max, the server's CPU time a query
  *    and its memory.
- * --limit N takes a deterministic stratified slice of the queries (same share of every kind).
+ * --set runs one set only (default both). --limit N takes a deterministic stratified slice of each
+ * set's queries (same share of every kind). --min-top1 / --max-false hold every set run to the floor.
  * --keep keeps the temporary directory and its database; --from-db FILE starts from a copy of such
- * a database instead of importing again (give --distractors as when it was imported, for the
- * report): the 4,700 distractors take about 13 minutes to import, the queries 2.
+ * a database instead of importing again (with one --set only; give --distractors as when it was
+ * imported, for the report): the 4,700 distractors take about 13 minutes to import, the queries 2.
  * The exit code is non-zero only when --min-top1 / --max-false are given and missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -35,7 +40,11 @@ import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 import { cpuMsOf, memoryOf } from '../support/process-usage';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
+const SET_DIRS = {
+  public: path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify'),
+  validation: path.resolve(root, process.env.VALIDATION_DIR ?? '../shared/bench/identify-validation'),
+};
+type SetName = keyof typeof SET_DIRS;
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
@@ -52,6 +61,10 @@ const MIN_TOP1 = num('min-top1');
 const MAX_FALSE = num('max-false');
 const KEEP = args.includes('--keep');
 const FROM_DB = opt('from-db');
+const SET = opt('set') ?? 'both';
+if (!['public', 'validation', 'both'].includes(SET)) throw new Error('--set: public, validation or both');
+const SETS: SetName[] = SET === 'both' ? ['public', 'validation'] : [SET as SetName];
+if (FROM_DB && SETS.length > 1) throw new Error('--from-db needs --set public or --set validation');
 /**
  * A grown catalogue's server is started as the README ("Memory") advises for a large catalogue: with
  * glibc's memory pools limited to two (as the Dockerfile does), unless the caller sets it. The
@@ -115,7 +128,7 @@ const csvField = (v: string | number) => {
  * Distractor pins: composites of two catalogue pictures, mirrored and hue-shifted, so they look
  * like pins of the same style but are never the right answer to any query.
  */
-async function writeDistractors(dir: string, count: number): Promise<string> {
+async function writeDistractors(benchDir: string, dir: string, count: number): Promise<string> {
   const catalogue = parse(fs.readFileSync(path.join(benchDir, 'catalogue.csv'), 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   const sources = catalogue.map((r) => path.join(benchDir, r.images.split('|')[0]));
   const lines: string[] = [];
@@ -175,8 +188,11 @@ async function waitForServer(base: string, child: ChildProcess) {
 const pct = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 10 : 0);
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
 
-async function main() {
-  if (!fs.existsSync(path.join(root, 'build/index.js'))) throw new Error('build/index.js not found: run `npm run build` first');
+type Report = Awaited<ReturnType<typeof runSet>>;
+
+async function runSet(setName: SetName) {
+  const benchDir = SET_DIRS[setName];
+  console.log(`\n== ${setName} set (${path.relative(root, benchDir)})`);
   const truthAll = parse(fs.readFileSync(path.join(benchDir, 'truth.csv'), 'utf8'), { columns: true, skip_empty_lines: true }) as TruthRow[];
   const truth = LIMIT ? stratifiedSlice(truthAll, LIMIT) : truthAll;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-identify-bench-'));
@@ -198,7 +214,7 @@ async function main() {
     }
     if (DISTRACTORS && !FROM_DB) {
       console.log(`Generating ${DISTRACTORS} distractor pins`);
-      const csv = await writeDistractors(tmp, DISTRACTORS);
+      const csv = await writeDistractors(benchDir, tmp, DISTRACTORS);
       importSeconds += runImport(csv, env);
     }
 
@@ -280,7 +296,7 @@ async function main() {
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
     };
 
-    console.log('\nIdentification benchmark (HTTP, one request at a time)');
+    console.log(`\nIdentification benchmark, ${setName} set (HTTP, one request at a time)`);
     console.log(`  queries              ${report.queries} (${known.length} known: ${fam.length} family, ${single.length} single; ${novel.length} novel, ${near.length} near-duplicate unknown)`);
     console.log(`  catalogue            ${truthAll.length ? 'bench catalogue' : ''}${DISTRACTORS ? ` + ${DISTRACTORS} distractors` : ''}; ${FROM_DB ? 'imported earlier' : `import ${report.catalogue.importSeconds}s`}, server ready ${report.catalogue.readySeconds}s`);
     console.log(`  top-1 (known)        ${report.top1}%   family ${report.top1Family}%   single ${report.top1Single}%`);
@@ -291,19 +307,45 @@ async function main() {
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
     console.log(`  server CPU           ${report.serverCpuMsPerQuery ?? '?'} ms a query (all its threads)`);
     console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"})`);
-    if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ ...report, results }, null, 2));
-
-    const failures: string[] = [];
-    if (MIN_TOP1 != null && report.top1 / 100 < MIN_TOP1) failures.push(`top-1 ${report.top1}% < ${MIN_TOP1 * 100}%`);
-    if (MAX_FALSE != null && report.falseMatch / 100 > MAX_FALSE) failures.push(`false matches ${report.falseMatch}% > ${MAX_FALSE * 100}%`);
-    if (failures.length) {
-      console.error(`\nFloors missed: ${failures.join('; ')}`);
-      process.exitCode = 1;
-    }
+    return { ...report, results };
   } finally {
     server?.kill('SIGTERM');
     if (!KEEP) fs.rmSync(tmp, { recursive: true, force: true });
     else console.log(`kept ${tmp}`);
+  }
+}
+
+/** The sets' figures side by side. */
+function printSideBySide(reports: Partial<Record<SetName, Report>>) {
+  const names = SETS.filter((n) => reports[n]);
+  const row = (label: string, f: (r: Report) => string) => console.log(`  ${label.padEnd(24)}${names.map((n) => f(reports[n]!).padStart(22)).join('')}`);
+  console.log('\nSide by side (HTTP, one request at a time; latency depends on the machine\'s load)');
+  row('', (r) => (r === reports.public ? 'public' : 'validation'));
+  row('queries', (r) => `${r.queries}`);
+  row('top-1 (known)', (r) => `${r.top1}%`);
+  row('top-4 (known)', (r) => `${r.top4}%`);
+  row('wrong pin / rejected', (r) => `${r.wrongMatchOnKnown}% / ${r.rejectedKnown}%`);
+  row('false matches', (r) => `${r.falseMatch}%`);
+  row('  novel / near-duplicate', (r) => `${r.falseMatchNovel}% / ${r.falseMatchNearDuplicate}%`);
+  row('p50 / p95', (r) => `${r.latencyMs.p50} / ${r.latencyMs.p95} ms`);
+  row('CPU a query', (r) => `${r.serverCpuMsPerQuery ?? '?'} ms`);
+  row('peak memory', (r) => `${r.serverMemoryMb.peak} MB`);
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(root, 'build/index.js'))) throw new Error('build/index.js not found: run `npm run build` first');
+  const reports: Partial<Record<SetName, Report>> = {};
+  for (const name of SETS) reports[name] = await runSet(name);
+  if (SETS.length > 1) printSideBySide(reports);
+  if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(reports, null, 2));
+  const failures: string[] = [];
+  for (const [name, report] of Object.entries(reports)) {
+    if (MIN_TOP1 != null && report.top1 / 100 < MIN_TOP1) failures.push(`${name}: top-1 ${report.top1}% < ${MIN_TOP1 * 100}%`);
+    if (MAX_FALSE != null && report.falseMatch / 100 > MAX_FALSE) failures.push(`${name}: false matches ${report.falseMatch}% > ${MAX_FALSE * 100}%`);
+  }
+  if (failures.length) {
+    console.error(`\nFloors missed: ${failures.join('; ')}`);
+    process.exitCode = 1;
   }
 }
 

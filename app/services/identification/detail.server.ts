@@ -10,7 +10,7 @@
 import { gaussianBlur } from "./pixels.server";
 import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
-import type { RawImage } from "./features.server";
+import type { RawImage } from "./raw-image";
 import { frameInsidePhoto, secondaryMotion, type Correspondences } from "./geometry.server";
 import { warpPerspective } from "./warp.server";
 

@@ -5,16 +5,13 @@ import { getCV, type CV, type Feature2DCalls } from "./opencv.server";
 import { enlargeRGB, grayscale } from "./pixels.server";
 import { cvRound, orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
+import type { RawImage } from "./raw-image";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
 export const THUMB_SIDE = 256; // stored colour thumbnail for aligned comparison
 export const DESC_BYTES = 32;
 
-export interface RawImage {
-  data: Uint8Array; // RGB, 3 bytes per pixel
-  width: number;
-  height: number;
-}
+export type { RawImage } from "./raw-image";
 
 export interface DecodedFeatures {
   width: number; // of the reference frame
