@@ -116,6 +116,7 @@ function readers(): Promise<Outcome> {
 }
 
 function writers(): Promise<Outcome> {
+  if (WRITERS === 0) return Promise.resolve({ label: 'writes', result: { errors: 0, timeouts: 0, non2xx: 0 }, times: [], statuses: new Map() });
   let next = 0;
   const json = (who: { cookie: string }) => ({ 'content-type': 'application/json', origin: server.url, cookie: who.cookie });
   return run('writes', {
@@ -149,10 +150,12 @@ for (const url of ['/', '/browse?q=sharks', `/pins/${pinIds[0]}`]) await fetch(`
 await fetch(`${server.url}/__metrics`, { method: 'POST' });
 console.log(`Load: ${READERS} readers and ${WRITERS} writers for ${SECONDS} s against ${server.url} (${pinIds.length} pins)`);
 const stopServer = () => server.stop().finally(() => removeDb(dbFile));
-process.once('uncaughtException', (error) => {
-  console.error(error);
-  void stopServer().finally(() => process.exit(1));
-});
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.once(event, (error) => {
+    console.error(error);
+    void stopServer().finally(() => process.exit(1));
+  });
+}
 const outcomes = await Promise.all([readers(), writers()]);
 const metrics = (await (await fetch(`${server.url}/__metrics`)).json()) as {
   seconds: number;
