@@ -48,5 +48,10 @@ export const ROLE_LABELS: Record<Role, string> = {
 };
 
 /** A pin suggestion waits for an admin, who approves it (it becomes a pin) or rejects it. */
+/** A trade proposal's life: open until answered, cancelled or 14 days old (expired). */
+export const TRADE_STATUSES = ['open', 'accepted', 'declined', 'cancelled', 'countered', 'expired'] as const;
+export type TradeStatus = (typeof TRADE_STATUSES)[number];
+export const NOTIFICATION_TYPES = ['trade_proposed', 'trade_accepted', 'trade_declined', 'trade_cancelled', 'trade_countered'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
