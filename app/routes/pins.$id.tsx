@@ -17,6 +17,7 @@ import { isAppError } from '~/services/errors';
 import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
 import { marketplaceOffersForPin } from '~/services/marketplace.server';
+import { pinTradeCounts } from '~/services/trades.server';
 import { formatCents } from '~/utils/money';
 import { canEditPin } from '~/auth/permissions';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
@@ -65,6 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     signedIn: !!user,
     ownEntry,
     offers: await marketplaceOffersForPin(pin.id),
+    trade: await pinTradeCounts(pin.id),
     // the confirm steps rendered by the server (no JavaScript needed)
     confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
     editOpen: canEdit && url.searchParams.get('edit') === '1',
@@ -264,6 +266,18 @@ function PinView({ data }: { data: Loaded }) {
               Available from {formatCount(data.offers.vendors)} {data.offers.vendors === 1 ? 'vendor' : 'vendors'} from {formatCents(data.offers.fromCents)}
             </p>
           ) : null}
+          <p className="text-sm text-slate-700" data-testid="pin-trade-counts">
+            {formatCount(data.trade.trading)} {data.trade.trading === 1 ? 'collector trades' : 'collectors trade'} this pin ·{' '}
+            {formatCount(data.trade.wanted)} {data.trade.wanted === 1 ? 'wants' : 'want'} it
+            {data.signedIn && data.trade.trading + data.trade.wanted > 0 ? (
+              <>
+                {' · '}
+                <Link to="/trades" className="font-semibold text-brand-700 hover:underline">
+                  See trade matches
+                </Link>
+              </>
+            ) : null}
+          </p>
           <div className="flex flex-wrap gap-3">
             <Link to="/browse" className="btn-secondary">
               Browse More Pins

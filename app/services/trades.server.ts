@@ -37,6 +37,7 @@ import {
   type TradeProposal,
   type TradeStatus,
 } from '~/db/schema';
+import type { NotificationDto, TradeMatch, TradePin, TradeProposalDto, TraderSummary } from '~/types/trades';
 import { proposeTradeSchema, TRADE_EXPIRY_DAYS } from '~/forms/trades';
 import { paginate, type Paging } from '~/utils/paging';
 import { displayName } from '~/utils/user';
@@ -50,55 +51,7 @@ import { imageUrl } from './images.server';
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const TRADE_EXPIRY_MS = TRADE_EXPIRY_DAYS * DAY_MS;
 
-export interface TradePin {
-  id: string;
-  name: string;
-  thumbnail: string | null;
-  rarity: string;
-}
-
-export interface TraderSummary {
-  id: string;
-  name: string;
-  nickname: string | null;
-}
-
-export interface TradeMatch {
-  user: TraderSummary;
-  /** my trading pins they want */
-  give: TradePin[];
-  /** their trading pins I want */
-  receive: TradePin[];
-  twoWay: boolean;
-}
-
-export interface TradeProposalDto {
-  id: string;
-  status: TradeStatus;
-  proposer: TraderSummary;
-  recipient: TraderSummary;
-  /** pins the proposer gives */
-  proposerGives: TradePin[];
-  /** pins the recipient gives */
-  recipientGives: TradePin[];
-  note: string | null;
-  parentId: string | null;
-  createdAt: string;
-  expiresAt: string;
-  closedAt: string | null;
-  /** what the asking user may do now */
-  canAnswer: boolean;
-  canCancel: boolean;
-}
-
-export interface NotificationDto {
-  id: string;
-  type: NotificationType;
-  message: string;
-  link: string | null;
-  read: boolean;
-  createdAt: string;
-}
+export type { NotificationDto, TradeMatch, TradePin, TradeProposalDto, TraderSummary };
 
 const traderOf = (u: { id: string; nickname: string | null; firstName: string | null; lastName: string | null; email: string }): TraderSummary => ({
   id: u.id,
