@@ -30,8 +30,8 @@ export const formatTradeDate = (iso: string) => new Date(iso).toLocaleDateString
 /** A pin as a small chip: thumbnail and name, linking to its page. */
 export function PinChip({ pin }: { pin: TradePin }) {
   return (
-    <li>
-      <Link to={`/pins/${pin.id}`} className="flex min-w-0 items-center gap-2 rounded-md border border-slate-200 bg-white p-1.5 pr-3 text-sm hover:bg-slate-50">
+    <li className="min-w-0 max-w-full">
+      <Link to={`/pins/${pin.id}`} className="flex max-w-full min-w-0 items-center gap-2 rounded-md border border-slate-200 bg-white p-1.5 pr-3 text-sm hover:bg-slate-50">
         {pin.thumbnail ? (
           <img src={pin.thumbnail} alt="" width={32} height={32} loading="lazy" className="h-8 w-8 shrink-0 rounded object-cover" />
         ) : (

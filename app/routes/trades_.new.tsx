@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-function PinChoices({ name, legend, pins, checked, error, empty }: { name: string; legend: string; pins: (TradePin & { wanted: boolean })[]; checked: (p: TradePin & { wanted: boolean }) => boolean; error?: { errors?: string[]; errorId: string }; empty: string }) {
+function PinChoices({ name, legend, pins, checked, error, empty, wantedLabel }: { name: string; legend: string; wantedLabel: string; pins: (TradePin & { wanted: boolean })[]; checked: (p: TradePin & { wanted: boolean }) => boolean; error?: { errors?: string[]; errorId: string }; empty: string }) {
   return (
     <fieldset className="card min-w-0 p-4" aria-describedby={error?.errors?.length ? error.errorId : undefined}>
       <legend className="px-1 text-sm font-semibold text-slate-800">{legend}</legend>
@@ -51,7 +51,7 @@ function PinChoices({ name, legend, pins, checked, error, empty }: { name: strin
                 <input type="checkbox" name={name} value={p.id} defaultChecked={checked(p)} className="h-4 w-4 shrink-0" />
                 {p.thumbnail ? <img src={p.thumbnail} alt="" width={40} height={40} loading="lazy" className="h-10 w-10 shrink-0 rounded object-cover" /> : <span aria-hidden="true" className="h-10 w-10 shrink-0 rounded bg-slate-100" />}
                 <span className="min-w-0 flex-1 truncate text-sm">{p.name}</span>
-                {p.wanted ? <span className="badge shrink-0 bg-green-100 text-green-800">Wanted</span> : null}
+                {p.wanted ? <span className="badge shrink-0 bg-green-100 text-green-800">{wantedLabel}</span> : null}
               </label>
             </li>
           ))}
@@ -115,8 +115,8 @@ export default function ProposeTrade() {
         <input type="hidden" name="recipientId" value={data.partner.id} />
         {counter ? <input type="hidden" name="counterTo" value={counter.id} /> : null}
         <div className="grid gap-4 md:grid-cols-2">
-          <PinChoices name="give" legend="You give (your trading list)" pins={data.mine} checked={checked('give')} error={fields.give} empty="Your trading list is empty." />
-          <PinChoices name="receive" legend={`You receive (${data.partner.name}'s trading list)`} pins={data.theirs} checked={checked('receive')} error={fields.receive} empty="Nothing up for trade." />
+          <PinChoices name="give" legend="You give (your trading list)" pins={data.mine} checked={checked('give')} error={fields.give} wantedLabel="They want" empty="Your trading list is empty." />
+          <PinChoices name="receive" legend={`You receive (${data.partner.name}'s trading list)`} pins={data.theirs} checked={checked('receive')} error={fields.receive} wantedLabel="You want" empty="Nothing up for trade." />
         </div>
         <div className="card p-4">
           <label htmlFor={fields.note.id} className="label">

@@ -22,8 +22,8 @@ test('two matching collectors propose and accept a trade; both collections move'
   // the pins each wants are ticked already
   const giving = (await give.locator('label', { has: page.locator('input:checked') }).innerText()).trim();
   const getting = (await receive.locator('label', { has: page.locator('input:checked') }).innerText()).trim();
-  const givingName = giving.replace(/\s*Wanted$/, '');
-  const gettingName = getting.replace(/\s*Wanted$/, '');
+  const givingName = giving.replace(/\s*They want$/, '');
+  const gettingName = getting.replace(/\s*You want$/, '');
   await page.getByLabel('Note (optional)').fill('Swap at the next tournament?');
   await page.getByRole('button', { name: 'Send proposal' }).click();
   await expect(page.getByText('Trade proposed')).toBeVisible();
