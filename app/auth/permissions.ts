@@ -351,3 +351,25 @@ export function assertCanProposeTrade(actor: MaybeActor, recipientId: string): a
   assertSignedIn(actor, 'Please sign in to trade');
   if (actor.id === recipientId) throw new Invalid('You cannot trade with yourself', { recipientId: ['You cannot trade with yourself'] });
 }
+
+// ---------------------------------------------------------------- comments and reactions
+
+/** A comment is edited only by its author. */
+export function canEditComment(actor: MaybeActor, comment: { userId: string }): boolean {
+  return !!actor && actor.id === comment.userId;
+}
+
+export function assertCanEditComment(actor: MaybeActor, comment: { userId: string }): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to comment');
+  if (!canEditComment(actor, comment)) throw new Forbidden('You can only edit your own comments');
+}
+
+/** Its author deletes a comment, and admins delete any. */
+export function canDeleteComment(actor: MaybeActor, comment: { userId: string }): boolean {
+  return !!actor && (actor.id === comment.userId || isAdmin(actor));
+}
+
+export function assertCanDeleteComment(actor: MaybeActor, comment: { userId: string }): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to comment');
+  if (!canDeleteComment(actor, comment)) throw new Forbidden('You can only delete your own comments');
+}

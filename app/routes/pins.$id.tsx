@@ -18,6 +18,9 @@ import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
 import { marketplaceOffersForPin } from '~/services/marketplace.server';
 import { pinTradeCounts } from '~/services/trades.server';
+import { getPinReactions, listPinComments } from '~/services/community.server';
+import { handleCommunityIntent, isCommunityIntent } from '~/http/community-form.server';
+import { PinCommunity, type PinCommunityProps } from '~/components/pin-community';
 import { formatCents } from '~/utils/money';
 import { canEditPin } from '~/auth/permissions';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
@@ -67,6 +70,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ownEntry,
     offers: await marketplaceOffersForPin(pin.id),
     trade: await pinTradeCounts(pin.id),
+    comments: await listPinComments(user, pin.id),
+    reactions: await getPinReactions(user, pin.id),
+    editCommentId: url.searchParams.get('editComment'),
     // the confirm steps rendered by the server (no JavaScript needed)
     confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
     editOpen: canEdit && url.searchParams.get('edit') === '1',
@@ -81,6 +87,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = formData.get('intent');
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
   if (intent === 'updateCollectionEntry') return handleUpdateCollectionEntry(request, formData, { redirectTo: `/pins/${id}` });
+  if (isCommunityIntent(intent)) return handleCommunityIntent(request, formData, id);
 
   const user = await optionalUser(request);
   if (intent === 'edit') {
@@ -315,6 +322,14 @@ function PinView({ data }: { data: Loaded }) {
           <AddToCollectionForm pinId={pin.id} signedIn={data.signedIn} lastResult={addResult} entry={data.ownEntry} />
         </div>
       </div>
+      <PinCommunity
+        pinId={pin.id}
+        signedIn={data.signedIn}
+        comments={data.comments}
+        reactions={data.reactions}
+        editCommentId={data.editCommentId}
+        result={actionData && 'commentId' in actionData ? (actionData as unknown as PinCommunityProps['result']) : null}
+      />
     </article>
   );
 }

@@ -11,6 +11,7 @@ export const STAFF_ROLES = ['manager', 'assistant_coach'] as const;
 export const ACHIEVEMENT_CATEGORIES = ['identification', 'collection', 'social', 'marketplace', 'special'] as const;
 export const CHALLENGE_TYPES = ['identify_pins', 'find_rarity', 'add_to_collection', 'marketplace_activity'] as const;
 export const REACTION_TYPES = ['like', 'favorite', 'want'] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
 export const VENDOR_STATUSES = ['pending', 'under_review', 'approved', 'rejected', 'needs_revision'] as const;
 export type VendorStatus = (typeof VENDOR_STATUSES)[number];
 export const ORDER_STATUSES = ['pending', 'paid', 'processing', 'shipped', 'delivered', 'cancelled'] as const;

@@ -1,7 +1,8 @@
 /**
  * The trading area's demo data: collectors whose trading and wanted lists meet the demo player's
  * both ways (so /trades shows two-way matches at once), an open proposal waiting for the player,
- * and a pair (TradeTina and SwapSam) whose lists meet each other's, for trying a whole trade.
+ * a pair (TradeTina and SwapSam) whose lists meet each other's, for trying a whole trade, and a few
+ * comments and reactions.
  * Deterministic: fixed pins by index and fixed times.
  */
 import { transaction } from '../../app/db/index.server';
@@ -63,5 +64,22 @@ export async function seedTradingDemo(ctx: { userIds: Record<string, string>; pi
       { proposalId: proposal.id, giverId: player, pinId: pinIds[14] },
     ]);
     await tx.insert(s.notifications).values({ userId: player, type: 'trade_proposed', message: 'TradeTina proposed a trade', link: `/trades?tab=incoming#trade-${proposal.id}`, createdAt: now });
+  });
+  // comments and reactions on two of the pins everyone trades
+  const tina = ids['tina@pindex.test'];
+  const sam = ids['sam@pindex.test'];
+  await transaction(async (tx) => {
+    await tx.insert(s.pinComments).values([
+      { pinId: pinIds[5], userId: tina, content: 'Traded three of these at Cooperstown last summer. Everyone wanted one.', createdAt: new Date(baseTime + 3_600_000), updatedAt: new Date(baseTime + 3_600_000) },
+      { pinId: pinIds[5], userId: player, content: 'On my wanted list! Anyone have a spare?', createdAt: new Date(baseTime + 7_200_000), updatedAt: new Date(baseTime + 7_200_000) },
+      { pinId: pinIds[14], userId: sam, content: 'Great colours on this one; the enamel has held up for two seasons.', createdAt: new Date(baseTime + 5_400_000), updatedAt: new Date(baseTime + 5_400_000) },
+    ]);
+    await tx.insert(s.pinReactions).values([
+      { pinId: pinIds[5], userId: tina, type: 'like' },
+      { pinId: pinIds[5], userId: sam, type: 'favorite' },
+      { pinId: pinIds[5], userId: player, type: 'want' },
+      { pinId: pinIds[14], userId: sam, type: 'like' },
+      { pinId: pinIds[14], userId: tina, type: 'want' },
+    ]);
   });
 }
