@@ -9,7 +9,6 @@ import { REACTION_TYPES, type ReactionType } from '~/utils/constants';
 import { formatDate } from '~/utils/format';
 
 const REACTION_LABEL: Record<ReactionType, string> = { like: 'Like', favorite: 'Favorite', want: 'Want' };
-const REACTION_ICON: Record<ReactionType, string> = { like: '👍', favorite: '★', want: '🎯' };
 
 export interface PinCommunityProps {
   pinId: string;
@@ -35,7 +34,7 @@ export function PinCommunity({ pinId, signedIn, comments, reactions, editComment
           const on = reactions.mine.includes(type);
           const content = (
             <>
-              <span aria-hidden="true">{REACTION_ICON[type]}</span> {REACTION_LABEL[type]} <span className="badge bg-slate-100 text-slate-700">{reactions.counts[type]}</span>
+              {REACTION_LABEL[type]} <span className="badge bg-slate-100 text-slate-700">{reactions.counts[type]}</span>
             </>
           );
           return signedIn ? (
