@@ -76,7 +76,7 @@ export function MatchCard({ match }: { match: TradeMatch }) {
 }
 
 /** One proposal as either side sees it, with the answers the viewer may give (plain POST forms). */
-export function ProposalCard({ proposal, viewerId }: { proposal: TradeProposalDto; viewerId: string }) {
+export function ProposalCard({ proposal, viewerId, canRate = false }: { proposal: TradeProposalDto; viewerId: string; canRate?: boolean }) {
   const mine = proposal.proposer.id === viewerId;
   const other = mine ? proposal.recipient : proposal.proposer;
   const youGive = mine ? proposal.proposerGives : proposal.recipientGives;
@@ -134,6 +134,24 @@ export function ProposalCard({ proposal, viewerId }: { proposal: TradeProposalDt
             </Form>
           ) : null}
         </div>
+      ) : null}
+      {canRate ? (
+        <Form method="post" action="/trades?tab=history" className="mt-4 flex flex-wrap items-end gap-2">
+          <input type="hidden" name="id" value={proposal.id} />
+          <label className="text-sm">
+            <span className="label">Rate {other.name}</span>
+            <select name="score" className="input mt-1" defaultValue="5">
+              {[5, 4, 3, 2, 1].map((n) => (
+                <option key={n} value={n}>
+                  {n} / 5
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button name="intent" value="rate" size="sm">
+            Rate this trade
+          </Button>
+        </Form>
       ) : null}
     </li>
   );

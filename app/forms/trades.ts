@@ -32,3 +32,15 @@ export const proposeTradeSchema = z.object({
   counterTo: z.string().trim().min(1).optional(),
 });
 export type ProposeTradeInput = z.infer<typeof proposeTradeSchema>;
+
+/** A partner's rating after a completed trade. */
+export const rateTradeSchema = z.object({
+  score: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.number({ required_error: 'Choose a rating from 1 to 5', invalid_type_error: 'Choose a rating from 1 to 5' }).int('Choose a rating from 1 to 5').min(1, 'Choose a rating from 1 to 5').max(5, 'Choose a rating from 1 to 5'),
+  ),
+  comment: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v),
+    z.string().max(300, 'Comment must be at most 300 characters').optional(),
+  ),
+});

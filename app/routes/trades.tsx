@@ -20,6 +20,8 @@ import {
   listTradeMatches,
   listTradeProposals,
   markNotificationsRead,
+  rateTrade,
+  ratedTradeIds,
   type ProposalBox,
 } from '~/services/trades.server';
 
@@ -43,7 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       tab === 'matches' ? listTradeMatches(user, { page: pageNo }) : null,
       tab === 'matches' ? null : listTradeProposals(user, tab as ProposalBox, { page: pageNo }),
     ]);
-    return json({ signedIn: true as const, viewerId: user.id, tab, counts, notices, matches, proposals });
+    // completed trades the viewer may still rate (history only)
+    const accepted = proposals?.proposals.filter((p) => p.status === 'accepted').map((p) => p.id) ?? [];
+    const rated = new Set(await ratedTradeIds(user.id, accepted));
+    const rateable = accepted.filter((id) => !rated.has(id));
+    return json({ signedIn: true as const, viewerId: user.id, tab, counts, notices, matches, proposals, rateable });
   });
 }
 
@@ -68,6 +74,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (intent === 'decline') {
       await declineTrade(user, id);
       return redirectWithToast('/trades?tab=incoming', { title: 'Trade declined', variant: 'success' });
+    }
+    if (intent === 'rate') {
+      await rateTrade(user, id, { score: form?.get('score'), comment: form?.get('comment') });
+      return redirectWithToast('/trades?tab=history', { title: 'Thanks for rating the trade', variant: 'success' });
     }
     if (intent === 'cancel') {
       await cancelTrade(user, id);
@@ -162,7 +172,7 @@ function TradesPage({ data }: { data: Loaded }) {
         data.proposals.proposals.length ? (
           <ul className="space-y-4">
             {data.proposals.proposals.map((p) => (
-              <ProposalCard key={p.id} proposal={p} viewerId={data.viewerId} />
+              <ProposalCard key={p.id} proposal={p} viewerId={data.viewerId} canRate={data.rateable.includes(p.id)} />
             ))}
           </ul>
         ) : (

@@ -31,6 +31,7 @@ import {
   pins,
   tradeProposalItems,
   tradeProposals,
+  tradeRatings,
   userCollections,
   users,
   type NotificationType,
@@ -38,7 +39,7 @@ import {
   type TradeStatus,
 } from '~/db/schema';
 import type { NotificationDto, TradeMatch, TradePin, TradeProposalDto, TraderSummary } from '~/types/trades';
-import { proposeTradeSchema, TRADE_EXPIRY_DAYS } from '~/forms/trades';
+import { proposeTradeSchema, rateTradeSchema, TRADE_EXPIRY_DAYS } from '~/forms/trades';
 import { paginate, type Paging } from '~/utils/paging';
 import { displayName } from '~/utils/user';
 import { parseWith } from '~/utils/validation';
@@ -550,4 +551,79 @@ export async function markNotificationsRead(actor: Actor | null, opts: { now?: D
     .where(and(eq(notifications.userId, actor.id), isNull(notifications.readAt)))
     .returning({ id: notifications.id });
   return { marked: changed.length };
+}
+
+// ---------------------------------------------------------------- reputation
+
+/**
+ * After a completed (accepted) trade each party may rate the other once, 1-5 with an optional
+ * comment (unique per trade and rater: a second rating is 409).
+ */
+export async function rateTrade(actor: Actor | null, id: string, input: unknown): Promise<{ proposalId: string; score: number }> {
+  assertSignedIn(actor, 'Please sign in to trade');
+  const data = parseWith(rateTradeSchema, input);
+  const proposal = await findProposal(db(), id);
+  assertCanCancelTrade(actor, proposal); // 404 for strangers, 403 for a non-party admin: the parties only
+  if (proposal.status !== 'accepted') throw new Conflict('Only a completed trade can be rated');
+  const rateeId = actor.id === proposal.proposerId ? proposal.recipientId : proposal.proposerId;
+  const inserted = await db()
+    .insert(tradeRatings)
+    .values({ proposalId: id, raterId: actor.id, rateeId, score: data.score, comment: data.comment ?? null })
+    .onConflictDoNothing()
+    .returning({ id: tradeRatings.id });
+  if (!inserted.length) throw new Conflict('You have already rated this trade');
+  return { proposalId: id, score: data.score };
+}
+
+/** The trades (ids) of `proposalIds` the actor has already rated. */
+export async function ratedTradeIds(actorId: string, proposalIds: string[]): Promise<string[]> {
+  if (!proposalIds.length) return [];
+  const rows = await db()
+    .select({ id: tradeRatings.proposalId })
+    .from(tradeRatings)
+    .where(and(eq(tradeRatings.raterId, actorId), inArray(tradeRatings.proposalId, proposalIds)));
+  return rows.map((r) => r.id);
+}
+
+export interface PublicProfile {
+  user: TraderSummary & { memberSince: string };
+  trading: TradePin[];
+  wanted: TradePin[];
+  completedTrades: number;
+  rating: { average: number | null; count: number };
+  isMe: boolean;
+}
+
+/**
+ * /u/{nickname}: a collector's public page, open to everyone: their trading and wanted lists (what
+ * others need to trade with them), completed trades and the rating partners left. Deleted
+ * accounts and unknown nicknames are 404.
+ */
+export async function getPublicProfile(viewer: Actor | null, nickname: string): Promise<PublicProfile> {
+  const row = await db().query.users.findFirst({ where: and(sql`lower(${users.nickname}) = lower(${nickname})`, isNull(users.deletedAt)) });
+  if (!row) throw new NotFound('Collector not found');
+  const listOf = async (status: 'trading' | 'wanted') => {
+    const rows = await db()
+      .select({ id: pins.id, name: pins.name, images: pins.images, primaryPhotoIndex: pins.primaryPhotoIndex, rarity: pins.rarity })
+      .from(userCollections)
+      .innerJoin(pins, eq(pins.id, userCollections.pinId))
+      .where(and(eq(userCollections.userId, row.id), eq(userCollections.status, status)))
+      .orderBy(pins.name)
+      .limit(100);
+    return rows.map(pinOf);
+  };
+  const [trading, wanted, completedTrades, [rating]] = await Promise.all([
+    listOf('trading'),
+    listOf('wanted'),
+    countCompletedTrades(row.id),
+    db().select({ avg: sql<number | null>`avg(${tradeRatings.score})`, n: sql<number>`count(*)` }).from(tradeRatings).where(eq(tradeRatings.rateeId, row.id)),
+  ]);
+  return {
+    user: { ...traderOf(row), memberSince: row.createdAt.toISOString() },
+    trading,
+    wanted,
+    completedTrades,
+    rating: { average: rating?.avg == null ? null : Math.round(Number(rating.avg) * 10) / 10, count: Number(rating?.n ?? 0) },
+    isMe: viewer?.id === row.id,
+  };
 }

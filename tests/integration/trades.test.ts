@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createUserSession } from '~/auth/session.server';
 import { db } from '~/db/index.server';
-import { notifications, tradeProposals, userCollections, userStats, type CollectionStatus } from '~/db/schema';
+import { notifications, tradeProposals, userCollections, users, userStats, type CollectionStatus } from '~/db/schema';
 import { loader as matchesLoader } from '~/routes/api.trades.matches';
 import { loader as tradesLoader, action as tradesAction } from '~/routes/api.trades';
 import { loader as tradeLoader } from '~/routes/api.trades.$id';
@@ -15,7 +15,8 @@ import { action as declineAction } from '~/routes/api.trades.$id.decline';
 import { action as cancelAction } from '~/routes/api.trades.$id.cancel';
 import { action as counterAction } from '~/routes/api.trades.$id.counter';
 import { loader as notificationsLoader, action as notificationsAction } from '~/routes/api.notifications';
-import { acceptTrade, cancelTrade, listTradeMatches, pinTradeCounts, proposeTrade, TRADE_EXPIRY_MS } from '~/services/trades.server';
+import { action as ratingAction } from '~/routes/api.trades.$id.rating';
+import { acceptTrade, cancelTrade, getPublicProfile, listTradeMatches, pinTradeCounts, proposeTrade, TRADE_EXPIRY_MS } from '~/services/trades.server';
 import { createPin, createUser } from '../support/factories';
 
 type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<Response>;
@@ -190,5 +191,26 @@ describe('trade proposals', () => {
         expect(await entry(s.ann.user.id, s.a.id)).toMatchObject({ status: 'trading' });
       }
     }
+  });
+});
+
+describe('reputation', () => {
+  it('the parties of a completed trade rate each other once; the profile shows trades, lists and rating', async () => {
+    const s = await scene();
+    const nick = `ann${Date.now()}`;
+    await db().update(users).set({ nickname: nick }).where(eq(users.id, s.ann.user.id));
+    const open = await proposeTrade(s.ann.actor, { recipientId: s.bob.user.id, give: [s.a.id], receive: [s.b.id] });
+    const rate = (id: string, cookie: string, json: unknown) => call(ratingAction as Handler, request(`/api/trades/${id}/rating`, { method: 'POST', cookie, json }), { id });
+    expect((await rate(open.id, s.bob.cookie, { score: 5 })).status).toBe(409);
+    await acceptTrade(s.bob.actor, open.id);
+    expect((await rate(open.id, '', { score: 5 })).status).toBe(401);
+    expect((await rate(open.id, s.stranger.cookie, { score: 5 })).status).toBe(404);
+    expect(await rate(open.id, s.bob.cookie, { score: 9 })).toMatchObject({ status: 400, body: { error: 'Choose a rating from 1 to 5' } });
+    expect((await rate(open.id, s.bob.cookie, { score: 4 })).status).toBe(201);
+    expect(await rate(open.id, s.bob.cookie, { score: 5 })).toMatchObject({ status: 409, body: { error: 'You have already rated this trade' } });
+
+    const profile = await getPublicProfile(null, nick.toUpperCase());
+    expect(profile).toMatchObject({ completedTrades: 1, rating: { average: 4, count: 1 }, trading: [], wanted: [], isMe: false });
+    await expect(getPublicProfile(null, 'no-such-collector')).rejects.toMatchObject({ status: 404 });
   });
 });
