@@ -39,7 +39,7 @@ export default function PublicProfilePage() {
       </header>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <StatCard label="Completed trades" value={profile.completedTrades} valueTestId="profile-completed-trades" />
-        <StatCard label="Rating" value={rating.average == null ? 'No ratings yet' : `${rating.average.toFixed(1)} / 5`} hint={rating.count ? `${rating.count} ${rating.count === 1 ? 'rating' : 'ratings'}` : undefined} />
+        <StatCard label="Rating" value={rating.average == null ? '-' : `${rating.average.toFixed(1)} / 5`} hint={rating.count ? `${rating.count} ${rating.count === 1 ? 'rating' : 'ratings'}` : 'No ratings yet'} />
         <StatCard label="Trading" value={profile.trading.length} />
         <StatCard label="Wanted" value={profile.wanted.length} />
       </div>

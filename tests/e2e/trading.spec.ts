@@ -46,4 +46,7 @@ test('two matching collectors propose and accept a trade; both collections move'
   await expect(page.getByRole('main').getByText(gettingName).first()).toBeVisible();
   await page.goto('/collection?tab=trading');
   await expect(page.getByRole('main').getByText(givingName)).toHaveCount(0);
+  // the public page counts the completed trade
+  await page.goto('/u/SwapSam');
+  await expect(page.getByTestId('profile-completed-trades')).toHaveText('1');
 });
