@@ -27,6 +27,7 @@ import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.serve
 import { clearStaleSession, optionalUser } from '~/http/guards.server';
 import { countEarnedBadges } from '~/services/achievements.server';
 import { cartCount } from '~/services/cart.server';
+import { unreadNotificationCount } from '~/services/trades.server';
 import { completeOnboarding, defaultNickname } from '~/services/users.server';
 import { getToast, redirectWithToast } from '~/http/toast.server';
 import stylesheet from '~/tailwind.css';
@@ -47,6 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
   const earnedBadges = user ? await countEarnedBadges(user.id) : 0;
   const cartPieces = user ? await cartCount(user.id) : 0;
+  const unreadNotifications = user ? await unreadNotificationCount(user.id) : 0;
   const navUser: NavUser | null = user
     ? {
         id: user.id,
@@ -57,6 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         role: user.role,
         profileImageUrl: user.profileImageUrl,
         cartCount: cartPieces,
+        unreadNotifications,
       }
     : null;
   const toasts: ToastMessage[] = toast

@@ -20,6 +20,7 @@ import { seedMarketplace } from './seed-data/marketplace';
 import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
 import { seedTeamExtras } from './seed-data/teams';
 import { seedCollectorDemo } from './seed-data/collector';
+import { seedTradingDemo } from './seed-data/trading';
 
 const quiet = process.env.SEED_QUIET === '1';
 const log = (...args: unknown[]) => {
@@ -248,6 +249,7 @@ async function main() {
 
   await seedTeamExtras(db, demoTeam.id, userIds.manager);
   await seedCollectorDemo(userIds, baseTime);
+  await seedTradingDemo({ userIds, pinIds, baseTime, passwordHash: hash });
 
   log(`Seeded ${PIN_COUNT} pins, ${ORGANIZATIONS.length} organizations, ${Object.keys(userIds).length + 14} users in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   log(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}`);

@@ -9,7 +9,7 @@
  *
  * Pure: no database, no HTTP, so services, guards and components can all import it.
  */
-import { Conflict, Forbidden, Unauthorized } from '~/services/errors';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '~/services/errors';
 import { ROLES, type Role } from '~/utils/constants';
 
 /** Who is acting: enough of the signed-in user to decide (or null for a visitor). */
@@ -307,4 +307,69 @@ export function canViewAuditLog(actor: MaybeActor): boolean {
 
 export function assertCanViewAuditLog(actor: MaybeActor): asserts actor is Actor {
   assertRole(actor, ['super_admin'], 'Only super admins can view the audit log');
+}
+
+// ---------------------------------------------------------------- trading
+
+export interface TradeParties {
+  proposerId: string;
+  recipientId: string;
+}
+
+/** A proposal is seen by its two parties and by admins; anyone else gets 404 (it is not theirs to know of). */
+export function canViewTrade(actor: MaybeActor, trade: TradeParties): boolean {
+  return !!actor && (actor.id === trade.proposerId || actor.id === trade.recipientId || isAdmin(actor));
+}
+
+export function assertCanViewTrade(actor: MaybeActor, trade: TradeParties): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to trade');
+  if (!canViewTrade(actor, trade)) throw new NotFound('Trade proposal not found');
+}
+
+/** Accept, decline and counter are the recipient's answers (an admin who is not a party may only look). */
+export function canRespondToTrade(actor: MaybeActor, trade: TradeParties): boolean {
+  return !!actor && actor.id === trade.recipientId;
+}
+
+export function assertCanRespondToTrade(actor: MaybeActor, trade: TradeParties): asserts actor is Actor {
+  assertCanViewTrade(actor, trade);
+  if (!canRespondToTrade(actor, trade)) throw new Forbidden('Only the collector this trade was proposed to can answer it');
+}
+
+/** Either party may cancel an open proposal. */
+export function canCancelTrade(actor: MaybeActor, trade: TradeParties): boolean {
+  return !!actor && (actor.id === trade.proposerId || actor.id === trade.recipientId);
+}
+
+export function assertCanCancelTrade(actor: MaybeActor, trade: TradeParties): asserts actor is Actor {
+  assertCanViewTrade(actor, trade);
+  if (!canCancelTrade(actor, trade)) throw new Forbidden('Only the two collectors in a trade can cancel it');
+}
+
+/** Trading is for any signed-in collector, never with oneself. */
+export function assertCanProposeTrade(actor: MaybeActor, recipientId: string): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to trade');
+  if (actor.id === recipientId) throw new Invalid('You cannot trade with yourself', { recipientId: ['You cannot trade with yourself'] });
+}
+
+// ---------------------------------------------------------------- comments and reactions
+
+/** A comment is edited only by its author. */
+export function canEditComment(actor: MaybeActor, comment: { userId: string }): boolean {
+  return !!actor && actor.id === comment.userId;
+}
+
+export function assertCanEditComment(actor: MaybeActor, comment: { userId: string }): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to comment');
+  if (!canEditComment(actor, comment)) throw new Forbidden('You can only edit your own comments');
+}
+
+/** Its author deletes a comment, and admins delete any. */
+export function canDeleteComment(actor: MaybeActor, comment: { userId: string }): boolean {
+  return !!actor && (actor.id === comment.userId || isAdmin(actor));
+}
+
+export function assertCanDeleteComment(actor: MaybeActor, comment: { userId: string }): asserts actor is Actor {
+  assertSignedIn(actor, 'Please sign in to comment');
+  if (!canDeleteComment(actor, comment)) throw new Forbidden('You can only delete your own comments');
 }

@@ -14,6 +14,8 @@ export interface NavUser {
   profileImageUrl: string | null;
   /** pieces in the cart (the Cart link's count) */
   cartCount?: number;
+  /** unread notifications (trades): the Trades link's count */
+  unreadNotifications?: number;
 }
 
 interface NavProps {
@@ -25,7 +27,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`;
 
 function navLinks(user: NavUser | null, earnedBadges: number) {
-  const links: { to: string; label: string; mobileLabel?: string; badge?: number }[] = [{ to: '/identify', label: 'Identify Pin' }];
+  const links: { to: string; label: string; mobileLabel?: string; badge?: number; badgeLabel?: string }[] = [{ to: '/identify', label: 'Identify Pin' }];
   if (user) {
     links.push({ to: '/collection', label: 'My Collection' });
     links.push({ to: '/badges', label: 'Badges', badge: earnedBadges });
@@ -33,6 +35,10 @@ function navLinks(user: NavUser | null, earnedBadges: number) {
   links.push({ to: '/browse', label: 'Browse', mobileLabel: 'Browse Pins' });
   links.push({ to: '/marketplace', label: 'Marketplace' });
   if (user) links.push({ to: '/teams', label: 'Teams' });
+  if (user) {
+    const unread = user.unreadNotifications ?? 0;
+    links.push({ to: '/trades', label: 'Trades', badge: unread > 0 ? unread : undefined, badgeLabel: `${unread} unread` });
+  }
   if (isVendorRole(user?.role)) links.push({ to: '/vendor', label: 'Vendor', mobileLabel: 'Vendor Dashboard' });
   if (isAdminRole(user?.role)) {
     links.push({ to: '/admin', label: 'Admin', mobileLabel: 'Admin Dashboard' });
@@ -81,7 +87,7 @@ export function NavBar({ user, earnedBadges }: NavProps) {
             <NavLink key={l.to} to={l.to} className={linkClass} prefetch="intent">
               {l.label}
               {l.badge !== undefined ? (
-                <span className="badge ml-1 bg-amber-100 text-amber-800" aria-label={`${l.badge} earned`}>
+                <span className="badge ml-1 bg-amber-100 text-amber-800" aria-label={l.badgeLabel ?? `${l.badge} earned`}>
                   {l.badge}
                 </span>
               ) : null}

@@ -38,6 +38,8 @@ import {
   STAFF_ROLES,
   SUGGESTION_STATUSES,
   type SuggestionStatus,
+  NOTIFICATION_TYPES,
+  TRADE_STATUSES,
   VENDOR_STATUSES,
   type Rarity,
 } from '../utils/constants';
@@ -426,7 +428,8 @@ export const userCollections = sqliteTable(
     index('user_collections_pin_idx').on(t.pinId),
     // analytics: collection activity over time, and the most collected pins
     index('user_collections_created_idx').on(t.createdAt),
-    index('user_collections_status_pin_idx').on(t.status, t.pinId),
+    // trade matches ("who trades/wants these pins") read only this index: status, pin, user
+    index('user_collections_status_pin_user_idx').on(t.status, t.pinId, t.userId),
     check('user_collections_status_check', inList('status', COLLECTION_STATUSES)),
     check('user_collections_condition_check', inList('condition', CONDITIONS)),
     check('user_collections_quantity_check', sql`quantity >= 1`),
@@ -887,6 +890,105 @@ export const pinSuggestions = sqliteTable(
   ],
 );
 
+// ---------------------------------------------------------------- trading
+
+/**
+ * A trade proposed by one collector to another: the pins each side gives (trade_proposal_items).
+ * `status` moves only from open, by conditional updates (WHERE status = 'open'), so an accept and
+ * a cancel racing each other cannot both win. An open proposal past `expiresAt` reads as expired.
+ * A counter-offer closes its parent (countered) and opens a new proposal with `parentId`.
+ */
+export const tradeProposals = sqliteTable(
+  'trade_proposals',
+  {
+    id: id(),
+    proposerId: text('proposer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: TRADE_STATUSES }).notNull().default('open'),
+    note: text('note'),
+    parentId: text('parent_id'),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    /** when it left open (accepted, declined, cancelled, countered) */
+    closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+    closedBy: text('closed_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('trade_proposals_proposer_idx').on(t.proposerId, t.status, t.createdAt),
+    index('trade_proposals_recipient_idx').on(t.recipientId, t.status, t.createdAt),
+    check('trade_proposals_status_check', inList('status', TRADE_STATUSES)),
+    check('trade_proposals_parties_check', sql`proposer_id <> recipient_id`),
+  ],
+);
+
+/** One pin of a proposal and who gives it (the proposer or the recipient). */
+export const tradeProposalItems = sqliteTable(
+  'trade_proposal_items',
+  {
+    id: id(),
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => tradeProposals.id, { onDelete: 'cascade' }),
+    giverId: text('giver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pinId: text('pin_id')
+      .notNull()
+      .references(() => pins.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('trade_proposal_items_unique').on(t.proposalId, t.pinId, t.giverId)],
+);
+
+/** A partner's rating (1-5) after a completed trade: one per rater and trade. */
+export const tradeRatings = sqliteTable(
+  'trade_ratings',
+  {
+    id: id(),
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => tradeProposals.id, { onDelete: 'cascade' }),
+    raterId: text('rater_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rateeId: text('ratee_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    score: integer('score').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('trade_ratings_unique').on(t.proposalId, t.raterId),
+    index('trade_ratings_ratee_idx').on(t.rateeId, t.createdAt),
+    check('trade_ratings_score_check', sql`score between 1 and 5`),
+  ],
+);
+
+/** In-app notices (a trade proposed to you, accepted, ...); unread while `readAt` is null. */
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
+    message: text('message').notNull(),
+    link: text('link'),
+    readAt: integer('read_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.readAt, t.createdAt),
+    check('notifications_type_check', inList('type', NOTIFICATION_TYPES)),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type Pin = typeof pins.$inferSelect;
 export type NewPin = typeof pins.$inferInsert;
@@ -902,4 +1004,5 @@ export type MarketplacePin = typeof marketplacePins.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Checkout = typeof checkouts.$inferSelect;
 export type CartItem = typeof cartItems.$inferSelect;
+export type TradeProposal = typeof tradeProposals.$inferSelect;
 export type OrderStatusMove = typeof orderStatusHistory.$inferSelect;

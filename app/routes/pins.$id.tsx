@@ -17,6 +17,10 @@ import { isAppError } from '~/services/errors';
 import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
 import { marketplaceOffersForPin } from '~/services/marketplace.server';
+import { pinTradeCounts } from '~/services/trades.server';
+import { getPinReactions, listPinComments } from '~/services/community.server';
+import { handleCommunityIntent, isCommunityIntent } from '~/http/community-form.server';
+import { PinCommunity, type PinCommunityProps } from '~/components/pin-community';
 import { formatCents } from '~/utils/money';
 import { canEditPin } from '~/auth/permissions';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
@@ -65,6 +69,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     signedIn: !!user,
     ownEntry,
     offers: await marketplaceOffersForPin(pin.id),
+    trade: await pinTradeCounts(pin.id),
+    comments: await listPinComments(user, pin.id),
+    reactions: await getPinReactions(user, pin.id),
+    editCommentId: url.searchParams.get('editComment'),
     // the confirm steps rendered by the server (no JavaScript needed)
     confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
     editOpen: canEdit && url.searchParams.get('edit') === '1',
@@ -79,6 +87,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = formData.get('intent');
   if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
   if (intent === 'updateCollectionEntry') return handleUpdateCollectionEntry(request, formData, { redirectTo: `/pins/${id}` });
+  if (isCommunityIntent(intent)) return handleCommunityIntent(request, formData, id);
 
   const user = await optionalUser(request);
   if (intent === 'edit') {
@@ -264,6 +273,18 @@ function PinView({ data }: { data: Loaded }) {
               Available from {formatCount(data.offers.vendors)} {data.offers.vendors === 1 ? 'vendor' : 'vendors'} from {formatCents(data.offers.fromCents)}
             </p>
           ) : null}
+          <p className="text-sm text-slate-700" data-testid="pin-trade-counts">
+            {formatCount(data.trade.trading)} {data.trade.trading === 1 ? 'collector trades' : 'collectors trade'} this pin ·{' '}
+            {formatCount(data.trade.wanted)} {data.trade.wanted === 1 ? 'wants' : 'want'} it
+            {data.signedIn && data.trade.trading + data.trade.wanted > 0 ? (
+              <>
+                {' · '}
+                <Link to="/trades" className="font-semibold text-brand-700 hover:underline">
+                  See trade matches
+                </Link>
+              </>
+            ) : null}
+          </p>
           <div className="flex flex-wrap gap-3">
             <Link to="/browse" className="btn-secondary">
               Browse More Pins
@@ -301,6 +322,14 @@ function PinView({ data }: { data: Loaded }) {
           <AddToCollectionForm pinId={pin.id} signedIn={data.signedIn} lastResult={addResult} entry={data.ownEntry} />
         </div>
       </div>
+      <PinCommunity
+        pinId={pin.id}
+        signedIn={data.signedIn}
+        comments={data.comments}
+        reactions={data.reactions}
+        editCommentId={data.editCommentId}
+        result={actionData && 'commentId' in actionData ? (actionData as unknown as PinCommunityProps['result']) : null}
+      />
     </article>
   );
 }

@@ -12,7 +12,12 @@ export type RateLimitBucket =
   | 'login-account'
   | 'signup-ip'
   | 'signup-taken-ip'
-  | 'identify-ip' | 'reset-ip' | 'reset-email' | 'password-user';
+  | 'identify-ip'
+  | 'reset-ip'
+  | 'reset-email'
+  | 'password-user'
+  | 'comment-user'
+  | 'reaction-user';
 
 const SIGN_IN_WAIT = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 
@@ -41,6 +46,9 @@ const BUCKETS: Record<RateLimitBucket, BucketConfig> = {
   'reset-email': { points: 5, duration: 60 * 60, message: 'Too many password reset requests. Please try again later.' },
   // wrong current passwords on the profile page (change password, e-mail, delete account)
   'password-user': { points: 10, duration: 15 * 60, message: 'Too many wrong passwords. Please wait a few minutes and try again.' },
+  // comments and reactions on pin pages, per signed-in user
+  'comment-user': { points: 10, duration: 60, message: 'You are commenting too fast. Please wait a minute and try again.' },
+  'reaction-user': { points: 60, duration: 60, message: 'Too many reactions. Please wait a minute and try again.' },
   'identify-ip': { points: 30, duration: 60, message: 'Too many identification requests. Please wait a moment and try again.' },
 };
 

@@ -11,6 +11,7 @@ export const STAFF_ROLES = ['manager', 'assistant_coach'] as const;
 export const ACHIEVEMENT_CATEGORIES = ['identification', 'collection', 'social', 'marketplace', 'special'] as const;
 export const CHALLENGE_TYPES = ['identify_pins', 'find_rarity', 'add_to_collection', 'marketplace_activity'] as const;
 export const REACTION_TYPES = ['like', 'favorite', 'want'] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
 export const VENDOR_STATUSES = ['pending', 'under_review', 'approved', 'rejected', 'needs_revision'] as const;
 export type VendorStatus = (typeof VENDOR_STATUSES)[number];
 export const ORDER_STATUSES = ['pending', 'paid', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
@@ -48,5 +49,10 @@ export const ROLE_LABELS: Record<Role, string> = {
 };
 
 /** A pin suggestion waits for an admin, who approves it (it becomes a pin) or rejects it. */
+/** A trade proposal's life: open until answered, cancelled or 14 days old (expired). */
+export const TRADE_STATUSES = ['open', 'accepted', 'declined', 'cancelled', 'countered', 'expired'] as const;
+export type TradeStatus = (typeof TRADE_STATUSES)[number];
+export const NOTIFICATION_TYPES = ['trade_proposed', 'trade_accepted', 'trade_declined', 'trade_cancelled', 'trade_countered'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
