@@ -25,7 +25,7 @@ import type { PinDto } from '~/types/pins';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
 import type { MatchResult } from './engine.server';
-import { getVisualIndex } from './index.server';
+import { getReadyVisualIndex } from './index.server';
 import { consumeRateLimit } from '../rate-limit.server';
 
 export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
@@ -142,7 +142,7 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
   const bytes = await readPhoto(input);
   const ai = aiConfig();
 
-  const index = await getVisualIndex();
+  const index = await getReadyVisualIndex(); // 503 'warming up' while the server's index loads
   const imageId = photoIdOf(bytes);
   // the visual match and the AI run side by side; the photo is stored after the answer
   const [match, aiOutcome] = await Promise.all([
