@@ -16,6 +16,7 @@ import express from 'express';
 import morgan from 'morgan';
 import { bodyLimits } from './body-limits.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
+import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
 const problem = configurationProblem();
 if (problem) {
@@ -50,8 +51,12 @@ app.use((req, res, next) => {
   next();
 });
 
+// built assets: their brotli/gzip copy made at build time when the browser takes it (no gzip per
+// request); other public files: only those present at start are looked up (static-precompressed.js)
+const development = mode === 'development';
+if (!development) app.use('/build', precompressedAssets(path.join(root, 'public/build')));
 app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
-app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
+app.use(knownStaticFiles(path.join(root, 'public'), { maxAge: '1h' }, { development }));
 if (process.env.LOG_REQUESTS !== '0') app.use(morgan('tiny'));
 // the load benchmark's figures (tests/bench/load.ts); off unless asked for
 if (process.env.PINDEX_METRICS === '1') app.use((await import('./load-metrics.js')).loadMetrics());

@@ -44,6 +44,8 @@ export function requestFailureToast(status: number, errorText: string) {
   if (status === 400) {
     return { title: 'Invalid Image', description: 'Please try a different image format or ensure the image shows a clear view of your pin.', variant: 'destructive' as const };
   }
+  // the identification index warming up at start: the server's message says to try again shortly
+  if (status === 503 && errorText) return { title: 'AI Service Temporarily Unavailable', description: errorText, variant: 'destructive' as const };
   if (status >= 500) return { title: 'Server Error', description: 'Please try again in a few moments.', variant: 'destructive' as const };
   return { title: 'Identification Failed', description: errorText || 'Unable to analyze the pin image. Please try again.', variant: 'destructive' as const };
 }

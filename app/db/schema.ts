@@ -251,14 +251,19 @@ export const pins = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    // browse: each filter with the default order (newest: created_at, id), and each sort, so a page
+    // is read in index order without sorting every match (tests/bench/browse.ts)
     index('pins_created_idx').on(t.createdAt, t.id),
-    index('pins_rarity_idx').on(t.rarityScore, t.createdAt),
-    index('pins_value_idx').on(t.estimatedValueCents),
-    index('pins_org_idx').on(t.organizationId, t.createdAt),
+    index('pins_rarity_idx').on(t.rarityScore, t.createdAt, t.id),
+    index('pins_rarity_name_idx').on(t.rarity, t.createdAt, t.id),
+    index('pins_value_idx').on(t.estimatedValueCents, t.createdAt, t.id),
+    index('pins_org_idx').on(t.organizationId, t.createdAt, t.id),
+    index('pins_year_idx').on(t.year, t.createdAt, t.id),
     index('pins_team_idx').on(t.teamId),
     index('pins_creator_idx').on(t.createdBy),
     index('pins_featured_idx').on(t.isFeatured),
     index('pins_name_idx').on(t.name),
+    index('pins_name_nocase_idx').on(sql`${t.name} collate nocase`, t.id),
     check('pins_rarity_check', inList('rarity', RARITIES)),
     check('pins_rarity_score_check', sql`rarity_score between 0 and 4`),
     check('pins_total_quantity_check', sql`total_quantity >= 1`),

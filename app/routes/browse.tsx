@@ -18,13 +18,12 @@ import { page as pageGuard } from '~/http/page.server';
 export const meta: MetaFunction = () => [{ title: 'Browse Pin Collection · PinDex' }];
 
 /**
- * Paging without JavaScript: `?page=N` renders pages 1..N in one list (what 'Load More' means to
- * the reader: more cards below the ones already seen), at most MAX_WINDOW_PAGES pages at a time
- * so the HTML stays bounded; beyond that the window slides and a 'Previous pins' link appears.
- * With JavaScript, 'Load More Pins' fetches `?page=N+1&single=1` from this same loader and
- * appends just that page in place.
+ * Paging: `?page=N` renders page N alone (24 cards), with a 'Previous pins' link above and 'Load
+ * More Pins' (the next page) below: without JavaScript each is a page of its own, so a deep page
+ * costs what the first does. With JavaScript, 'Load More Pins' fetches `?page=N+1&single=1` from
+ * this same loader and appends just that page in place. The count stops at COUNT_UP_TO ("1,000+").
  */
-const MAX_WINDOW_PAGES = 4;
+const COUNT_UP_TO = 1000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return pageGuard(async () => {
@@ -40,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // do not shift and no card repeats or goes missing while others add pins
     const asOfParam = Number(url.searchParams.get('asOf'));
     const asOf = Number.isSafeInteger(asOfParam) && asOfParam > 0 ? asOfParam : Date.now();
-    const firstPage = single ? page : Math.max(1, page - MAX_WINDOW_PAGES + 1);
+    const firstPage = page;
     const [result, organizations, years] = await Promise.all([
       listPins({
         search: query.q || undefined,
@@ -51,8 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         dir: query.dir,
         // page 1 is 'now' anyway; later pages hold to the moment the list was first shown
         createdUpTo: url.searchParams.has('asOf') ? new Date(asOf) : null,
-        limit: (page - firstPage + 1) * PIN_PAGE_SIZE,
-        offset: (firstPage - 1) * PIN_PAGE_SIZE,
+        limit: PIN_PAGE_SIZE,
+        offset: (page - 1) * PIN_PAGE_SIZE,
+        countUpTo: COUNT_UP_TO,
       }),
       single ? Promise.resolve(null) : listOrganizations(),
       single ? Promise.resolve(null) : listPinYears(),
@@ -60,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return json({
       pins: result.pins.map(toCardData),
       total: result.total,
+      totalCapped: result.totalCapped,
       offset: result.offset,
       hasMore: result.hasMore,
       page,
@@ -104,9 +105,7 @@ function pageHref(query: LoaderData['query'], page: number, asOf: number, single
   if (page > 1) params.set('asOf', String(asOf));
   if (single) params.set('single', '1');
   const s = params.toString();
-  // without JavaScript the new page loads from the top: the anchor brings the reader to its first card
-  const anchor = page > 1 && !single ? `#page-${page}` : '';
-  return (s ? `/browse?${s}` : '/browse') + anchor;
+  return s ? `/browse?${s}` : '/browse';
 }
 
 export default function Browse() {
@@ -269,7 +268,8 @@ export default function Browse() {
           <span>Loading pins...</span>
         ) : data.total > 0 ? (
           <span>
-            Showing {formatCount(shownFrom)}–{formatCount(shownTo)} of {formatCount(data.total)} pins
+            Showing {formatCount(shownFrom)}–{formatCount(shownTo)} of {formatCount(data.total)}
+            {data.totalCapped ? '+' : ''} pins
           </span>
         ) : null}
       </div>

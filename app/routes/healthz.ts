@@ -1,7 +1,15 @@
+import { json } from '@remix-run/node';
 import { databaseAnswers } from '~/services/health.server';
+import { identificationIndexStatus } from '~/services/identification/index.server';
 
-/** Health check for Fly: answers 200 only when the database answers. */
+/**
+ * Health check for Fly: 200 as soon as the web answers (pages need only the database), so checks
+ * pass during a restart; the identification index's state is reported beside it (`loading`,
+ * `building`, `ready`, `failed`), identify answering 503 "warming up" until it is ready.
+ */
 export async function loader() {
-  if (await databaseAnswers()) return new Response('OK', { headers: { 'Cache-Control': 'no-store' } });
-  return new Response('database unavailable', { status: 503 });
+  const identification = identificationIndexStatus();
+  const headers = { 'Cache-Control': 'no-store' };
+  if (await databaseAnswers()) return json({ status: 'ok', web: 'ready', identification }, { headers });
+  return json({ status: 'database unavailable', web: 'unavailable', identification }, { status: 503, headers });
 }

@@ -12,6 +12,7 @@ import { serviceErrorResult } from '~/http/form-reply.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { badgeToasts, handleAddToCollection } from '~/http/collection-form.server';
 import { isAppError } from '~/services/errors';
+import { identificationIndexStatus } from '~/services/identification/index.server';
 import { chooseIdentifiedPin, getIdentificationResult, identifyPin, limitIdentifyRate, readPhoto, type IdentificationResult } from '~/services/identification/identify.server';
 import { listOrganizations } from '~/services/organizations.server';
 import { createPin } from '~/services/pins.server';
@@ -42,7 +43,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     const canAddPins = canCreatePin(user);
     const organizations = result && !result.identified && user ? (await listOrganizations()).map((o) => o.name) : [];
-    return json({ result, missing, viewer: { signedIn: !!user, canAddPins }, organizations }, { status: missing ? 404 : 200 });
+    const index = identificationIndexStatus().state;
+    const warmingUp = index === 'loading' || index === 'building';
+    return json({ result, missing, viewer: { signedIn: !!user, canAddPins }, organizations, warmingUp }, { status: missing ? 404 : 200 });
   });
 }
 
@@ -94,7 +97,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const [first, ...rest] = identificationToasts(result);
     return redirectWithToast(`/identify?result=${encodeURIComponent(result.identificationId)}`, { ...first, more: rest });
   } catch (error) {
-    if (isAppError(error) && error.status < 500) {
+    // 503: the identification index is still warming up at start (its message says to try again)
+    if (isAppError(error) && (error.status < 500 || error.status === 503)) {
       return json<ActionData>({ intent: 'identify', error: requestFailureToast(error.status, error.message) }, { status: error.status, headers: error.headers });
     }
     console.error(error);
@@ -201,6 +205,12 @@ export default function IdentifyPage() {
         <p className="mt-1 text-slate-600">Take a photo or upload one: we match it against every pin in our database.</p>
       </header>
 
+      {data.warmingUp && !identifyError ? (
+        <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          <p className="font-semibold">Identification is warming up</p>
+          <p>The server has just started and is loading the pin catalogue. Try again in a few seconds.</p>
+        </div>
+      ) : null}
       {identifyError ? (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <p className="font-semibold">{identifyError.title}</p>

@@ -64,6 +64,13 @@ export class TooManyRequests extends AppError {
   }
 }
 
+/** A part of the service that is not ready yet (the identification index warming up at start). */
+export class ServiceUnavailable extends AppError {
+  constructor(message = 'This service is temporarily unavailable. Please try again in a few seconds.', retryAfterSeconds = 5) {
+    super(503, message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

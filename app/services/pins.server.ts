@@ -327,11 +327,18 @@ export interface PinListFilters {
   dir?: 'asc' | 'desc' | null;
   limit?: unknown;
   offset?: unknown;
+  /**
+   * Count at most this many matches (browse shows "1,000+"): a broad search or a large catalogue
+   * is then not counted in full on every page. Without it the count is exact (/api/pins).
+   */
+  countUpTo?: number;
 }
 
 export interface PinListResult {
   pins: PinDto[];
+  /** the matches, or `countUpTo` when there are more (then `totalCapped`) */
   total: number;
+  totalCapped: boolean;
   limit: number;
   offset: number;
   hasMore: boolean;
@@ -359,12 +366,16 @@ function pinOrder(sort: PinSort, dir: 'asc' | 'desc'): SQL[] {
 
 /** The years pins in the catalogue have, newest first (browse's year filter). */
 export async function listPinYears(): Promise<number[]> {
-  const rows = await db()
-    .selectDistinct({ year: pins.year })
-    .from(pins)
-    .where(sql`${pins.year} is not null`)
-    .orderBy(desc(pins.year));
-  return rows.map((r) => r.year).filter((y): y is number => y != null);
+  // one index seek per year (pins_year_idx), newest first: DISTINCT walked every pin's entry
+  // (about 40 ms of each browse page at 100,000 pins)
+  const rows = await db().all<{ year: number | null }>(sql`
+    with recursive y(year) as (
+      select max(year) from pins
+      union all
+      select (select max(year) from pins where year < y.year) from y where y.year is not null
+    )
+    select year from y where year is not null`);
+  return rows.map((r) => (r.year == null ? null : Number(r.year))).filter((y): y is number => y != null);
 }
 
 /** Normalises the filters as the API and the browse page receive them. */
@@ -400,30 +411,51 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   if (match) conditions.push(sql`${pinsFts} MATCH ${match}`);
   const where = conditions.length ? and(...conditions) : undefined;
 
-  let rows: PinRow[];
+  // 1. the page's pins as rowids, in order: a narrow query that the indexes (pins_fts for a search)
+  // answer without carrying every match's columns through the sort; one more than the page tells
+  // whether there is a next one. 2. the cards' columns of those pins only.
+  const rowid = sql<number>`${pins}.rowid`;
+  const on = sql`${pinsFts.rowid} = ${pins}.rowid`;
+  const ranked = match && sort === 'newest' && dir === 'desc';
+  const idQuery = match
+    ? db().select({ rowid }).from(pins).innerJoin(pinsFts, on).where(where)
+    : db().select({ rowid }).from(pins).where(where);
+  // newest (the default) reads as best match when searching; another sort is the reader's choice
+  const ids = (await idQuery.orderBy(...(ranked ? [sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id)] : order)).limit(limit + 1).offset(offset)).map((r) => r.rowid);
+  const hasMore = ids.length > limit;
+  const pageIds = ids.slice(0, limit);
+  const found = pageIds.length
+    ? await db()
+        .select({ ...dtoColumns, rowid })
+        .from(pins)
+        .innerJoin(organizations, eq(organizations.id, pins.organizationId))
+        .leftJoin(teams, eq(teams.id, pins.teamId))
+        .where(inArray(rowid, pageIds))
+    : [];
+  const byRowid = new Map(found.map(({ rowid: id, ...row }) => [id, row as PinRow]));
+  const rows = pageIds.map((id) => byRowid.get(id)).filter((r): r is PinRow => !!r);
+
+  // the count: exact, or up to `countUpTo` (a search without other filters counts in the FTS index alone)
+  const cap = typeof filters.countUpTo === 'number' && filters.countUpTo > 0 ? Math.floor(filters.countUpTo) : null;
   let total: number;
-  if (match) {
-    const on = sql`${pinsFts.rowid} = ${pins}.rowid`;
-    rows = await db()
-      .select(dtoColumns)
-      .from(pins)
-      .innerJoin(pinsFts, on)
-      .innerJoin(organizations, eq(organizations.id, pins.organizationId))
-      .leftJoin(teams, eq(teams.id, pins.teamId))
-      .where(where)
-      // newest (the default) reads as best match when searching; another sort is the reader's choice
-      .orderBy(...(sort === 'newest' && dir === 'desc' ? [sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id)] : order))
-      .limit(limit)
-      .offset(offset);
-    // (bm25 cannot share a query with a window count, so the total is its own query)
-    const counted = await db().select({ n: count() }).from(pins).innerJoin(pinsFts, on).where(where).get();
+  let totalCapped = false;
+  if (!hasMore && (pageIds.length > 0 || offset === 0)) total = offset + pageIds.length;
+  else {
+    const onlySearch = match && conditions.length === 1;
+    const matching = onlySearch
+      ? db().select({ one: sql`1` }).from(pinsFts).where(sql`${pinsFts} MATCH ${match}`)
+      : match
+        ? db().select({ one: sql`1` }).from(pins).innerJoin(pinsFts, on).where(where)
+        : db().select({ one: sql`1` }).from(pins).where(where);
+    const limited = cap ? matching.limit(cap + 1) : matching;
+    const counted = await db().select({ n: count() }).from(limited.as('matching')).get();
     total = Number(counted?.n ?? 0);
-  } else {
-    rows = await baseSelect().where(where).orderBy(...order).limit(limit).offset(offset);
-    const counted = await db().select({ n: count() }).from(pins).where(where).get();
-    total = Number(counted?.n ?? 0);
+    if (cap && total > cap) {
+      total = cap;
+      totalCapped = true;
+    }
   }
-  return { pins: rows.map(rowToDto), total, limit, offset, hasMore: offset + rows.length < total };
+  return { pins: rows.map(rowToDto), total, totalCapped, limit, offset, hasMore };
 }
 
 // ---------------------------------------------------------------- writing

@@ -1,7 +1,15 @@
-/** Display formats shared by pages (browser-safe). */
-export const formatCount = (n: number) => new Intl.NumberFormat('en-US').format(n);
-export const formatMoney = (dollars: number | null | undefined) =>
-  dollars == null ? '-' : `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/**
+ * Display formats shared by pages (browser-safe). The Intl formatters are built once: a new one
+ * on every call cost more than the rest of a card's render.
+ */
+const COUNT = new Intl.NumberFormat('en-US');
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+export const formatCount = (n: number) => COUNT.format(n);
+export const formatMoney = (dollars: number | null | undefined) => (dollars == null ? '-' : `$${MONEY.format(dollars)}`);
 /** e.g. "Mar 5, 2025" */
-export const formatDate = (value: string | Date | null | undefined) =>
-  value ? new Date(value).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : '-';
+export const formatDate = (value: string | Date | null | undefined) => {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? DATE.format(date) : '-';
+};

@@ -1,11 +1,13 @@
 /**
- * Browse benchmark: a generated catalogue (10,000 pins by default) in its own temporary database,
- * measuring the server time of browse queries with and without search and filters: the service
- * (listPins), the page loader (listPins + organizations + JSON) and, when the app is built, full
- * HTTP requests to the real server. Prints median and p95 per query. Goal: p95 < 50 ms.
+ * Browse benchmark: a generated catalogue (10,000 pins by default; rows, not images) in its own
+ * temporary database, measuring the server time of browse queries with and without search and
+ * filters, first and deep pages: the service (listPins), the page loader (listPins + organizations
+ * + JSON) and, when the app is built, full HTTP requests to the real server (pages and /api/pins).
+ * Prints p50 and p95 per query shape. Goal: p95 <= 50 ms at 10,000 pins, <= 100 ms at 100,000.
  *
  *   npx tsx tests/bench/browse.ts [--pins 10000] [--repeat 60] [--no-http] [--ci]
- * --ci runs a small slice (1,000 pins, 15 repeats) so CI can run it on every change.
+ * --ci runs a small slice (1,000 pins, 15 repeats) so CI can run it on every change, and fails
+ * when a median is over the ceiling (--ceiling, 150 ms in CI: a busy machine, not the goal).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,7 +35,11 @@ const flag = (name: string, fallback: number) => {
 const PINS = flag('pins', ci ? 1000 : 10_000);
 const REPEAT = flag('repeat', ci ? 15 : 60);
 const HTTP = !args.includes('--no-http') && fs.existsSync(path.join(root, 'build/index.js'));
-const GOAL_MS = 50;
+const GOAL_MS = PINS > 10_000 ? 100 : 50;
+const CEILING_MS = flag('ceiling', ci ? 150 : Infinity);
+/** what browse asks for: one page of 24, counted up to 1,000 (app/routes/browse.tsx) */
+const PAGE = 24;
+const COUNT_UP_TO = 1000;
 
 // ---------------------------------------------------------------- a deterministic catalogue
 
@@ -141,8 +147,14 @@ async function main() {
 
     const cases: { name: string; params: Record<string, string> }[] = [
       { name: 'no filters, page 1', params: {} },
-      { name: 'no filters, page 3 (72 cards)', params: { page: '3' } },
-      { name: 'no filters, page 40 (window)', params: { page: '40' } },
+      { name: 'no filters, page 3', params: { page: '3' } },
+      { name: 'no filters, page 50', params: { page: '50' } },
+      // browse reads pages up to 1,000 (app/forms/pins.ts): the last page, or page 1,000
+      { name: 'no filters, last page (<= 1,000)', params: { page: String(Math.min(1000, Math.ceil(PINS / PAGE))) } },
+      { name: 'sort name, page 50', params: { sort: 'name', page: '50' } },
+      { name: 'sort value, page 10', params: { sort: 'value', page: '10' } },
+      { name: 'sort rarity', params: { sort: 'rarity' } },
+      { name: 'year=2019', params: { year: '2019' } },
       { name: 'rarity=rare', params: { rarity: 'rare' } },
       { name: 'organization', params: { organizationId: org.id } },
       { name: 'rarity + organization', params: { rarity: 'ultra_rare', organizationId: org.id } },
@@ -156,20 +168,24 @@ async function main() {
       { name: 'search, no match', params: { q: 'zzqxv' } },
       { name: 'search + rarity + organization', params: { q: 'baseball', rarity: 'common', organizationId: org.id } },
       { name: 'search "pin", page 3', params: { q: 'pin', page: '3' } },
+      { name: 'search "baseball", page 50', params: { q: 'baseball', page: '50' } },
+      { name: 'rarity=rare, page 50', params: { rarity: 'rare', page: '50' } },
       { name: 'search + filters, page 2 (asOf)', params: { q: 'baseball', rarity: 'common', organizationId: org.id, page: '2', asOf: String(Date.now()) } },
     ];
     const rows: Row[] = [];
     for (const c of cases) {
       const page = Number(c.params.page ?? '1');
-      const firstPage = Math.max(1, page - 3);
       const service = await measure(async () => {
         const r = await listPins({
           search: c.params.q,
           rarity: c.params.rarity,
           organizationId: c.params.organizationId,
+          year: c.params.year ? Number(c.params.year) : null,
+          sort: (c.params.sort as 'name' | undefined) ?? null,
           createdUpTo: c.params.asOf ? new Date(Number(c.params.asOf)) : null,
-          limit: (page - firstPage + 1) * 24,
-          offset: (firstPage - 1) * 24,
+          limit: PAGE,
+          offset: (page - 1) * PAGE,
+          countUpTo: COUNT_UP_TO,
         });
         return r.pins.length;
       }, REPEAT);
@@ -212,6 +228,20 @@ async function main() {
         rows.push({ layer: 'http', query: `${c.name}`, ...http });
         void bytes;
       }
+      // GET /api/pins (exact count, in the X-Total-Count header): the deep offset of a broad search
+      const apiCases = [
+        { name: 'api: search "baseball", offset 1176', qs: 'search=baseball&offset=1176' },
+        { name: 'api: no filters, offset 1176', qs: 'offset=1176' },
+        { name: 'api: rarity=rare', qs: 'rarity=rare' },
+      ];
+      for (const c of apiCases) {
+        const http = await measure(async () => {
+          const res = await fetch(`${base}/api/pins?${c.qs}`, { headers: { 'Accept-Encoding': 'identity' } });
+          if (!res.ok) throw new Error(`${res.status} for /api/pins?${c.qs}`);
+          return ((await res.json()) as unknown[]).length;
+        }, REPEAT);
+        rows.push({ layer: 'http', query: c.name, ...http });
+      }
     } else {
       console.log('(HTTP layer skipped: run `npx remix build` first, or --no-http was given)');
     }
@@ -227,7 +257,13 @@ async function main() {
     // other work on the machine shows up in p95 first: the load average tells how quiet it was
     console.log(`\nMachine: ${os.cpus().length} CPUs, load average (1/5/15 min) ${loadBefore} before, ${load()} after.`);
     const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
-    console.log(`\nWorst p95: ${worst.p95.toFixed(2)} ms (${worst.layer}: ${worst.query}); goal p95 < ${GOAL_MS} ms at ${PINS.toLocaleString('en-US')} pins: ${worst.p95 < GOAL_MS ? 'met' : 'NOT met'}.`);
+    console.log(`\nWorst p95: ${worst.p95.toFixed(2)} ms (${worst.layer}: ${worst.query}); goal p95 <= ${GOAL_MS} ms at ${PINS.toLocaleString('en-US')} pins: ${worst.p95 <= GOAL_MS ? 'met' : 'NOT met'}.`);
+    // the ceiling is on medians: on a shared 2-core machine a p95 of 15 runs measures the neighbours
+    const slowest = rows.reduce((a, b) => (b.median > a.median ? b : a));
+    if (slowest.median > CEILING_MS) {
+      console.error(`median ${slowest.median.toFixed(2)} ms (${slowest.layer}: ${slowest.query}) is over the ceiling of ${CEILING_MS} ms`);
+      process.exitCode = 1;
+    }
   } finally {
     server?.kill();
     handle.close();

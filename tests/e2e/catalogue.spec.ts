@@ -84,7 +84,8 @@ test('browse: search, rarity and organization filters live in the URL; Load More
   const search = page.getByPlaceholder('Search pins by name, organization, or category...');
   await expect(search).toBeVisible();
 
-  // paging: 24 cards, then 48 after Load More Pins (in place with JS, a new page without)
+  // paging: 24 cards, then 48 after Load More Pins in place with JS; without it, page 2 alone (24
+  // other cards) with a link back to the previous page
   const cards = page.locator('main a[href^="/pins/"]');
   await expect(cards).toHaveCount(24);
   const firstIds = await cards.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
@@ -94,13 +95,21 @@ test('browse: search, rarity and organization filters live in the URL; Load More
     await page.evaluate(() => ((window as unknown as { inPlace: boolean }).inPlace = true));
   }
   await page.getByRole('link', { name: 'Load More Pins' }).click();
-  await expect(cards).toHaveCount(48);
-  // with JavaScript the page was appended in place: same document, no new page load
-  if (!noJs) expect(await page.evaluate(() => (window as unknown as { inPlace?: boolean }).inPlace)).toBe(true);
   await expect(page).toHaveURL(/page=2/);
-  const allIds = await cards.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  expect(allIds.slice(0, 24)).toEqual(firstIds);
-  expect(new Set(allIds).size).toBe(48);
+  if (noJs) {
+    await expect(cards).toHaveCount(24);
+    const secondIds = await cards.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(secondIds.filter((href) => firstIds.includes(href))).toEqual([]);
+    await expect(page.getByText(/^Showing 25–48 of [\d,]+\+? pins$/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Previous pins' })).toHaveAttribute('href', /^\/browse(\?asOf=\d+)?$/);
+  } else {
+    await expect(cards).toHaveCount(48);
+    // with JavaScript the page was appended in place: same document, no new page load
+    expect(await page.evaluate(() => (window as unknown as { inPlace?: boolean }).inPlace)).toBe(true);
+    const allIds = await cards.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(allIds.slice(0, 24)).toEqual(firstIds);
+    expect(new Set(allIds).size).toBe(48);
+  }
 
   // prefix search over name and description
   await search.fill(word.slice(0, 6));

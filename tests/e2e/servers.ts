@@ -104,7 +104,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts the built server on `dbFile` and resolves once /healthz answers. A port still held by a
+ * Starts the built server on `dbFile` and resolves once /healthz answers with the identification
+ * index ready. A port still held by a
  * server that is stopping (the worker before, in the same slot) is waited for.
  */
 export async function startServer(opts: { port: number; dbFile: string; oauthIssuer?: string; label: string }): Promise<RunningServer> {
@@ -158,8 +159,13 @@ export async function startServer(opts: { port: number; dbFile: string; oauthIss
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${label}: the server exited (${child.exitCode ?? child.signalCode}) before answering:\n${output}`);
     }
-    const status = await fetch(`${url}/healthz`).then((r) => r.status, () => 0);
-    if (status === 200) break;
+    // ready for the tests: the web answers and the identification index is built (identify would
+    // answer 503 "warming up" before that)
+    const health = await fetch(`${url}/healthz`).then(
+      async (r) => ({ status: r.status, index: ((await r.json().catch(() => null)) as { identification?: { state?: string } } | null)?.identification?.state }),
+      () => ({ status: 0, index: undefined }),
+    );
+    if (health.status === 200 && (health.index === 'ready' || health.index === 'failed')) break;
     if (Date.now() - started > 90_000) {
       await stop();
       throw new Error(`${label}: no answer from ${url}/healthz after 90 s:\n${output}`);

@@ -424,6 +424,14 @@ export class VisualIndex {
    * old lists into a new store (two copies for a moment, as the old lists go only when collected).
    */
   private ensureVocab(): void {
+    for (const step of this.vocabSteps()) void step;
+  }
+
+  /**
+   * The build of `ensureVocab` as steps (it yields after each image's words), so that `warmUp` can
+   * let the server answer requests between them; run to its end at once, it is `ensureVocab`.
+   */
+  private *vocabSteps(): Generator<void, void, void> {
     const total = this.totalDescriptors();
     if (this.vocab && total <= this.vocabBuiltAt * 4 + 20000) return;
     const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
@@ -437,7 +445,15 @@ export class VisualIndex {
     }
     this.pending = new DescriptorChunks();
     const descs = live.map((e) => store.range(e.first, e.nDesc));
-    this.vocab = Vocabulary.build(descs, branch);
+    yield;
+    const vocab = Vocabulary.build(descs, branch);
+    const words: Uint16Array[] = [];
+    for (const d of descs) {
+      yield;
+      words.push(vocab.quantize(d));
+    }
+    yield;
+    this.vocab = vocab;
     this.vocabVersion++;
     this.vocabBuiltAt = total;
     this.slots = [];
@@ -445,8 +461,6 @@ export class VisualIndex {
       e.slot = this.slots.length;
       this.slots.push(e);
     }
-    const vocab = this.vocab;
-    const words = descs.map((d) => vocab.quantize(d));
     this.lists = buildPostings(store, live.map((e) => ({ first: e.first, n: e.nDesc, slot: e.slot })), words, vocab.size);
   }
 
@@ -477,9 +491,19 @@ export class VisualIndex {
    * rather than on the first photo (the server calls it once the stored features are loaded; at 5,000
    * pins the build takes seconds).
    */
-  async warmUp(): Promise<void> {
+  async warmUp(pause?: () => Promise<void>): Promise<void> {
     orbPattern(await getCV());
-    if (this.entries.size > 0) this.ensureVocab();
+    if (this.entries.size === 0) return;
+    if (!pause) return this.ensureVocab();
+    // the server's warm-up: nothing may change the index until it ends (index.server.ts holds back
+    // additions and removals meanwhile); a pause about every 20 ms keeps requests answered
+    let since = performance.now();
+    for (const step of this.vocabSteps()) {
+      void step;
+      if (performance.now() - since < 20) continue;
+      await pause();
+      since = performance.now();
+    }
   }
 
   /**

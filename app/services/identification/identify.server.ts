@@ -25,7 +25,7 @@ import type { PinDto } from '~/types/pins';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
 import type { MatchResult } from './engine.server';
-import { getVisualIndex } from './index.server';
+import { getReadyVisualIndex } from './index.server';
 import { consumeRateLimit } from '../rate-limit.server';
 
 export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
@@ -142,13 +142,13 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
   const bytes = await readPhoto(input);
   const ai = aiConfig();
 
+  const index = await getReadyVisualIndex(); // 503 'warming up' while the server's index loads
   const imageId = photoIdOf(bytes);
   // the photo's master is encoded (sharp's threads) while the match runs, and stored with the answer
   const master = photoMaster(bytes).then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-  const index = await getVisualIndex();
   // the visual match and the AI run side by side
   const [match, aiOutcome] = await Promise.all([
     index.match(bytes, { limit: 8 }).catch((error: unknown): MatchResult => {

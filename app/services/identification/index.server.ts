@@ -3,7 +3,9 @@
  *
  * Lifecycle
  * - at server start (`startVisualIndex`, called once migrations ran) every stored feature row of
- *   the current engine is loaded for the images the pins reference; images without features (a
+ *   the current engine is loaded for the images the pins reference, and the vocabulary is built, in
+ *   slices that let the server answer between them (`/healthz` and pages answer at once; identify
+ *   answers 503 "warming up" until the index is ready, `identificationIndexStatus`); images without features (a
  *   new engine version, a database filled by hand) are extracted in the background afterwards, and
  *   the decoded pixels (reference-pixels.server.ts) of rows stored without them, or in an earlier
  *   form, are made then too;
@@ -17,6 +19,7 @@ import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { db } from '~/db/index.server';
 import { ensureMigrated } from '~/db/client.server';
 import { imageFeatures, pins } from '~/db/schema';
+import { ServiceUnavailable } from '../errors';
 import { getImageMaster } from '../images.server';
 import { DETAIL_WORKER_FILE, DetailWorker } from './detail-worker.server';
 import { extractFeatures, VisualIndex } from './engine.server';
@@ -29,7 +32,13 @@ import { PIXELS_MAGIC, referencePixels } from './reference-pixels.server';
  */
 export const FEATURE_ENGINE = 'pindex-visual-v5';
 
-const LOAD_BATCH = 200;
+const LOAD_BATCH = 50;
+
+/** Lets the requests waiting for the event loop run (the index loads and builds between them). */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** What identification answers (503, with Retry-After) while the server's index is warming up. */
+export const WARMING_UP_MESSAGE = 'Pin identification is warming up. Please try again in a few seconds.';
 
 interface IndexState {
   index: VisualIndex;
@@ -40,6 +49,11 @@ interface IndexState {
   /** pins removed while loading, so a slow load does not bring them back */
   removedDuringLoad: Set<string>;
   loading: boolean;
+  /** the server's index: loaded, then built in slices (`ready` once identify may use it) */
+  server: boolean;
+  phase: 'loading' | 'building' | 'ready' | 'failed';
+  /** resolves when the index may be used: loaded (and, for the server's, built) */
+  ready: Promise<void>;
 }
 
 const globalForIndex = globalThis as unknown as { __pindexVisualIndex?: IndexState };
@@ -81,6 +95,7 @@ export async function loadStoredFeatures(index: VisualIndex, skip: (pinId: strin
       }
       found.add(row.imageId);
     }
+    await pause(); // the server answers requests between batches
   }
   return ids.filter((id) => !found.has(id));
 }
@@ -231,28 +246,56 @@ function detailWorker(): DetailWorker | null {
   return worker;
 }
 
-function createState(withBackfill: boolean): IndexState {
+function createState(server: boolean): IndexState {
   const state: IndexState = {
     index: storeBackedIndex(detailWorker()),
     loaded: Promise.resolve(),
     backfilled: Promise.resolve(),
     removedDuringLoad: new Set(),
     loading: true,
+    server,
+    phase: 'loading',
+    ready: Promise.resolve(),
   };
+  const started = performance.now();
   const missing = loadStoredFeatures(state.index, (pinId) => state.removedDuringLoad.has(pinId));
+  let failed = false;
   state.loaded = missing.then(
     () => {
-      state.loading = false;
-      state.removedDuringLoad.clear();
+      state.loading = server; // the server's index changes nothing until it is built
+      if (!server) state.removedDuringLoad.clear();
     },
     (error) => {
+      failed = true;
       state.loading = false;
+      state.phase = 'failed';
       console.error('[identify] loading the visual index failed', error);
     },
   );
-  state.backfilled = withBackfill
-    ? missing.then(
-        (ids) => backfill(state, ids),
+  // the server builds the matching structures before the first photo, in slices between requests
+  state.ready = server
+    ? state.loaded
+        .then(async () => {
+          if (failed) return;
+          state.phase = 'building';
+          await state.index.warmUp(pause);
+        })
+        .catch((error: unknown) => console.error('[identify] warm-up failed', error))
+        .finally(() => {
+          for (const pinId of state.removedDuringLoad) state.index.removePin(pinId);
+          state.removedDuringLoad.clear();
+          state.loading = false;
+          if (state.phase !== 'failed') {
+            state.phase = 'ready';
+            console.log(`[identify] visual index ready: ${state.index.size} image(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+          }
+        })
+    : state.loaded.then(() => {
+        if (state.phase !== 'failed') state.phase = 'ready';
+      });
+  state.backfilled = server
+    ? Promise.all([missing, state.ready]).then(
+        ([ids]) => backfill(state, ids),
         () => undefined,
       )
     : state.loaded;
@@ -264,23 +307,34 @@ function createState(withBackfill: boolean): IndexState {
  * The server calls it at start; identification waits for the load, not for the backfill.
  */
 export function startVisualIndex(): Promise<void> {
-  if (!globalForIndex.__pindexVisualIndex) {
-    const state = createState(true);
-    globalForIndex.__pindexVisualIndex = state;
-    // build the matching structures before the first photo arrives
-    void state.loaded.then(() => state.index.warmUp()).catch((error: unknown) => console.error('[identify] warm-up failed', error));
-  }
-  return globalForIndex.__pindexVisualIndex.loaded;
+  globalForIndex.__pindexVisualIndex ??= createState(true);
+  return globalForIndex.__pindexVisualIndex.ready;
 }
 
 /**
- * The process-wide index, once the stored features are loaded. Outside the server (seed, tests)
- * it loads without the background backfill: those callers index what they add themselves.
+ * The process-wide index, once it may be used. Outside the server (seed, tests) it loads without
+ * the background backfill: those callers index what they add themselves.
  */
 export async function getVisualIndex(): Promise<VisualIndex> {
-  if (!globalForIndex.__pindexVisualIndex) globalForIndex.__pindexVisualIndex = createState(false);
-  await globalForIndex.__pindexVisualIndex.loaded;
+  globalForIndex.__pindexVisualIndex ??= createState(false);
+  await globalForIndex.__pindexVisualIndex.ready;
   return globalForIndex.__pindexVisualIndex.index;
+}
+
+/**
+ * The index for a photo: at once when it is ready; while the server's index is still loading or
+ * being built, a 503 with Retry-After ("warming up") rather than a request that hangs.
+ */
+export async function getReadyVisualIndex(): Promise<VisualIndex> {
+  const state = globalForIndex.__pindexVisualIndex;
+  if (state?.server && state.phase !== 'ready') throw new ServiceUnavailable(WARMING_UP_MESSAGE, 5);
+  return getVisualIndex();
+}
+
+/** The identification index's state for /healthz: not started (outside the server), loading, building, ready or failed. */
+export function identificationIndexStatus(): { state: IndexState['phase'] | 'idle'; images: number } {
+  const state = globalForIndex.__pindexVisualIndex;
+  return state ? { state: state.phase, images: state.index.size } : { state: 'idle', images: 0 };
 }
 
 /** Resolves when the background extraction of missing features has finished (tests, CLI). */
@@ -315,6 +369,12 @@ export async function storeImageFeatures(imageIds: string[], opts: { force?: boo
 
 /** Extracts (and stores) features for the given reference images of a pin and indexes them. */
 export async function indexPinImages(pinId: string, imageIds: string[]): Promise<void> {
+  const pending = globalForIndex.__pindexVisualIndex;
+  if (pending?.server && pending.phase !== 'ready') {
+    // the server's index is warming up: the pin is indexed once it is ready, without holding its request
+    void pending.ready.then(() => indexPinImages(pinId, imageIds)).catch((error: unknown) => console.error('[identify] indexing a new pin failed', error));
+    return;
+  }
   const index = await getVisualIndex();
   const state = globalForIndex.__pindexVisualIndex as IndexState;
   state.removedDuringLoad.delete(pinId);
@@ -329,5 +389,6 @@ export async function removePinFromIndex(pinId: string): Promise<void> {
   const state = globalForIndex.__pindexVisualIndex;
   if (!state) return; // nothing loaded yet: the load reads the current pins anyway
   if (state.loading) state.removedDuringLoad.add(pinId);
-  state.index.removePin(pinId);
+  // the server's index changes nothing while it is built: the pin goes once it is ready
+  if (!(state.server && state.phase === 'building')) state.index.removePin(pinId);
 }

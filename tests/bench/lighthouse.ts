@@ -1,0 +1,92 @@
+/**
+ * Lighthouse mobile performance (simulated slow 4G and a 4x slower CPU, Lighthouse's defaults) of
+ * the built server on a copy of the seeded database, offline (127.0.0.1 only), with Debian's
+ * Chromium. The median of `--runs` (3) per page: home, browse, a pin's page, identify and the
+ * demo collector's collection. Fails (exit 1) when a median is under `--min` (90).
+ *
+ *   npx tsx tests/bench/lighthouse.ts [--db tests/.tmp/seeded.db] [--runs 3] [--min 90] [--pages home,browse]
+ * Needs `npm run build` first. CHROME_PATH overrides /usr/bin/chromium.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const SOURCE = arg('db') ?? path.join(root, 'tests/.tmp/seeded.db');
+const RUNS = Number(arg('runs') ?? 3);
+const MIN = Number(arg('min') ?? 90);
+const PORT = Number(arg('port') ?? 3493);
+const ONLY = arg('pages')?.split(',');
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-lh-'));
+  const file = path.join(dir, 'lh.db');
+  fs.copyFileSync(SOURCE, file);
+  const db = new Database(file, { readonly: true });
+  const pin = db.prepare('select id from pins order by created_at desc limit 1').get() as { id: string };
+  db.close();
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret', FORCE_HTTPS: '0' },
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  const started = Date.now();
+  let chrome: chromeLauncher.LaunchedChrome | null = null;
+  let failed = 0;
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 1200) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const pages: Record<string, string> = {
+      home: '/',
+      browse: '/browse',
+      pin: `/pins/${pin.id}`,
+      identify: '/identify',
+      collection: '/collection',
+    };
+    chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+    for (const [name, url] of Object.entries(pages)) {
+      if (ONLY && !ONLY.includes(name)) continue;
+      const scores: number[] = [];
+      const details: string[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const result = await lighthouse(base + url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+        scores.push(Math.round((lhr.categories.performance.score ?? 0) * 100));
+        const audit = (id: string) => lhr.audits[id]?.displayValue ?? '-';
+        details.push(`FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}`);
+      }
+      const order = scores.map((s, i) => [s, i]).sort((a, b) => a[0] - b[0]);
+      const [median, at] = order[Math.floor((order.length - 1) / 2)];
+      if (median < MIN) failed++;
+      console.log(`${name.padEnd(10)} ${String(median).padStart(3)} (runs ${scores.join(', ')}; median run: ${details[at]})${median < MIN ? `  << under ${MIN}` : ''}`);
+    }
+    console.log(`${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  } finally {
+    await chrome?.kill();
+    server.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (failed) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+/**
+ * Browse at scale: one page per URL (a deep page renders 24 cards, not every page before it),
+ * 'Previous pins' / 'Load More Pins' by page number, and a count that stops at 1,000 ("1,000+")
+ * while /api/pins keeps the exact count.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listPins } from '~/services/pins.server';
+import { loader as browseLoader } from '~/routes/browse';
+import { loader as apiPins } from '~/routes/api.pins';
+import { createOrganization, createPin } from '../support/factories';
+
+let orgId: string;
+
+beforeAll(async () => {
+  orgId = (await createOrganization('Paging League')).id;
+  const start = Date.UTC(2024, 0, 1);
+  for (let i = 0; i < 30; i++) {
+    await createPin({ name: `Paging Comets ${String(i).padStart(2, '0')}`, organizationId: orgId, rarity: i % 3 === 0 ? 'rare' : 'common', createdAt: new Date(start + i * 60_000) });
+  }
+});
+
+const browse = async (qs: string) => {
+  const res = (await browseLoader({ request: new Request(`http://localhost/browse?${qs}`), params: {}, context: {} })) as Response;
+  return (await res.json()) as { pins: { id: string; name: string }[]; total: number; totalCapped: boolean; hasMore: boolean; page: number; firstPage: number; offset: number };
+};
+
+describe('browse paging', () => {
+  it('renders one page per URL: page 2 is the 25th pin on, not pages 1 and 2', async () => {
+    const first = await browse('q=paging');
+    expect(first.pins).toHaveLength(24);
+    expect(first).toMatchObject({ total: 30, totalCapped: false, hasMore: true, page: 1, firstPage: 1 });
+    const second = await browse(`q=paging&page=2&asOf=${Date.now()}`);
+    expect(second.pins).toHaveLength(6);
+    expect(second).toMatchObject({ total: 30, hasMore: false, page: 2, firstPage: 2, offset: 24 });
+    expect(second.pins.filter((p) => first.pins.some((f) => f.id === p.id))).toEqual([]);
+    // newest first, without a search too
+    const newest = await browse(`organizationId=${orgId}&page=2&asOf=${Date.now()}`);
+    expect(newest.pins.map((p) => p.name)).toEqual(['05', '04', '03', '02', '01', '00'].map((n) => `Paging Comets ${n}`));
+  });
+
+  it('stops counting at countUpTo and says so; the exact count stays for /api/pins', async () => {
+    const capped = await listPins({ search: 'paging', limit: 5, countUpTo: 12 });
+    expect(capped).toMatchObject({ total: 12, totalCapped: true, hasMore: true });
+    expect(capped.pins).toHaveLength(5);
+    const rare = await listPins({ rarity: 'rare', organizationId: orgId, limit: 4, countUpTo: 1000 });
+    expect(rare).toMatchObject({ total: 10, totalCapped: false, hasMore: true });
+    // the last page counts itself: no count query, and the exact total
+    const last = await listPins({ organizationId: orgId, limit: 24, offset: 24 });
+    expect(last).toMatchObject({ total: 30, hasMore: false });
+    expect(last.pins).toHaveLength(6);
+    const res = await apiPins({ request: new Request('http://localhost/api/pins?search=paging&limit=5'), params: {}, context: {} });
+    expect(res.headers.get('X-Total-Count')).toBe('30');
+    expect(res.headers.get('X-Next-Offset')).toBe('5');
+  });
+});
