@@ -6,7 +6,7 @@
  * and p95. Goal: p95 <= 100 ms.
  *
  *   npx tsx tests/bench/trade-matches.ts [--scale 1] [--repeat 50] [--ci]
- * --ci runs a tenth of the data with 20 users (not part of npm test).
+ * --ci runs a tenth of the data with 20 users (a slice of npm test).
  */
 import fs from 'node:fs';
 import os from 'node:os';

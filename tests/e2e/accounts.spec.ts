@@ -301,15 +301,16 @@ test.describe('signed-out access', () => {
     ['/admin/teams', 'Admin Access Required'],
     ['/collection', 'Collection Access Required'],
   ];
-  for (const [path, title] of prompts) {
-    test(`${path} shows '${title}' with a sign-in link`, async ({ page }) => {
+  // one page visits them all: a test each cost a browser context each
+  test('each area shows its access prompt with a sign-in link', async ({ page }) => {
+    for (const [path, title] of prompts) {
       await page.goto(path);
-      await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
+      await expect(page.getByRole('heading', { name: title, exact: true }), path).toBeVisible();
       const link = page.getByRole('link', { name: 'Sign In to Continue' });
-      await expect(link).toBeVisible();
-      expect(await link.getAttribute('href')).toMatch(/^\/api\/login/);
-    });
-  }
+      await expect(link, path).toBeVisible();
+      expect(await link.getAttribute('href'), path).toMatch(/^\/api\/login/);
+    }
+  });
 
   test('/profile, /badges and /teams/{id} are not found', async ({ page }) => {
     for (const path of ['/profile', '/badges', '/teams/some-team']) {
