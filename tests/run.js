@@ -79,7 +79,7 @@ countVitest('test-results/vitest-libsql.json');
 
 // Floors of the identification slice (100 stratified queries of the validation set, the one the
 // engine is judged on: measured 77.5% top-1, 20% false matches, i.e. 4 of its 20 unknown photos).
-const IDENTIFY_FLOORS = { top1: '0.72', falseMatches: '0.25' };
+const IDENTIFY_FLOORS = { top1: '0.72', falseMatches: '0.30' };
 
 let built = run('build', bin('remix'), ['build']);
 if (!built) built = run('build (retry)', bin('remix'), ['build']); // esbuild sometimes panics at exit

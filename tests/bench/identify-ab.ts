@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 import { cpuMsOf, memoryOf } from '../support/process-usage';
+import { identificationReady } from './server-ready';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');
@@ -71,11 +72,7 @@ async function waitFor(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode != null) throw new Error(`the server of ${base} exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (await identificationReady(base)) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`the server of ${base} did not start`);

@@ -38,6 +38,7 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 import { cpuMsOf, memoryOf } from '../support/process-usage';
+import { identificationReady } from './server-ready';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SET_DIRS = {
@@ -174,12 +175,7 @@ async function waitForServer(base: string, child: ChildProcess) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode != null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
+    if (await identificationReady(base)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('server did not start within 120 s');

@@ -33,7 +33,12 @@ test('a photo sent while the server is stopping is answered and kept', async () 
   server.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   try {
-    await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 30_000 }).toBe(200);
+    // the web answers at once; identification waits for the index ('warming up' until then)
+    const indexState = async () => {
+      const res = await fetch(`${base}/healthz`).catch(() => null);
+      return res?.status === 200 ? ((await res.json()) as { identification?: { state?: string } }).identification?.state : 'down';
+    };
+    await expect.poll(indexState, { timeout: 60_000 }).toBe('ready');
     const photo = async (seed: number) => dataUrl(await phonePhoto(await pinArtwork(seed, 'STOPPING', 2026)));
     // one connection per request, closed with the answer, as a phone's request often is
     const identify = (imageData: string) =>
