@@ -18,26 +18,35 @@ const trigger = (scope: Page | Locator, name: string) => scope.getByRole('button
 const step = (page: Page) => page.locator('[role="dialog"], [role="alertdialog"], section[aria-labelledby]').filter({ has: page.getByRole('heading') }).last();
 
 test.describe('admin tables', () => {
-  test('users: search, details, and a role change refused and allowed', async ({ page, signInAs }, info) => {
+  test('users: search, details, and a role change refused and allowed', async ({ page, signInAs, server }, info) => {
+    // a player of this test's own: a demo account whose role changed would change the tests after it
+    const stamp = `${info.project.name === 'js' ? 'Js' : 'NoJs'}${Date.now() % 1_000_000}`;
+    const nick = `RoleTarget${stamp}`;
+    const email = `role-target-${stamp.toLowerCase()}@pindex.test`;
+    server
+      .db()
+      .prepare("INSERT INTO users (id, email, first_name, last_name, nickname, role, is_onboarding_complete) VALUES (?, ?, 'Role', 'Target', ?, 'player', 1)")
+      .run(`rt${stamp.toLowerCase()}`.padEnd(16, '0').slice(0, 16), email, nick);
+    const byNick = new RegExp(nick);
     await signInAs('admin');
     await page.goto('/admin/users');
     await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Users' })).toBeVisible();
-    await page.getByLabel('Search users').fill('player@pindex.test');
+    await page.getByLabel('Search users').fill(email);
     if (info.project.name === 'no-js') await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page).toHaveURL(/q=player%40pindex\.test/);
-    const row = page.getByRole('row', { name: /PinHunter/ });
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(email).replace(/\./g, '\\.')}`));
+    const row = page.getByRole('row', { name: byNick });
     await expect(row).toBeVisible();
     await expect(row.getByText('Active')).toBeVisible();
 
-    await row.getByRole('link', { name: 'View PinHunter' }).click();
+    await row.getByRole('link', { name: `View ${nick}` }).click();
     const details = step(page);
     await expect(details.getByRole('heading', { name: 'User Details' })).toBeVisible();
-    await expect(details.getByText('player@pindex.test').first()).toBeVisible();
+    await expect(details.getByText(email).first()).toBeVisible();
 
     // an admin cannot make anyone an admin: the choice is not offered
-    await page.goto('/admin/users?q=player%40pindex.test');
-    await trigger(page.getByRole('row', { name: /PinHunter/ }), 'Change role of PinHunter').click();
+    await page.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+    await trigger(page.getByRole('row', { name: byNick }), `Change role of ${nick}`).click();
     const dialog = step(page);
     await expect(dialog.getByRole('heading', { name: 'Change User Role' })).toBeVisible();
     await expect(dialog.getByLabel('New role').locator('option', { hasText: 'Admin' })).toHaveCount(0);
@@ -45,7 +54,7 @@ test.describe('admin tables', () => {
     await dialog.getByLabel('New role').selectOption('vendor');
     await dialog.getByRole('button', { name: 'Update Role' }).click();
     await expect(page.getByText('Role Updated')).toBeVisible();
-    await expect(page.getByRole('row', { name: /PinHunter/ }).getByText('Vendor')).toBeVisible();
+    await expect(page.getByRole('row', { name: byNick }).getByText('Vendor')).toBeVisible();
 
     // the admin's own row offers no role change; the audit log is not theirs
     await page.goto('/admin/users?q=admin%40pindex.test');
