@@ -11,31 +11,14 @@ import { loader as commentsLoader, action as commentsAction } from '~/routes/api
 import { action as commentAction } from '~/routes/api.comments.$id';
 import { loader as reactionsLoader, action as reactionsAction } from '~/routes/api.pins.$id.reactions';
 import { resetAllRateLimits } from '~/services/rate-limit.server';
+import { call, request, type Handler } from '../support/api';
 import { createPin, createUser } from '../support/factories';
 
-type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<Response>;
 
 async function person(role: Role = 'player') {
   const user = await createUser({ role, nickname: `n${Math.random().toString(36).slice(2, 10)}` });
   const cookie = (await createUserSession(new Request('http://localhost/'), user.id)).split(';')[0];
   return { user, cookie };
-}
-
-function request(url: string, init: { method?: string; cookie?: string; json?: unknown } = {}) {
-  const headers = new Headers();
-  if (init.cookie) headers.set('Cookie', init.cookie);
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  return new Request(`http://localhost${url}`, { method: init.method ?? 'GET', headers, body });
-}
-
-async function call(handler: Handler, req: Request, params: Record<string, string> = {}) {
-  const response = await handler({ request: req, params, context: {} });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
 beforeEach(() => resetAllRateLimits());
@@ -103,7 +86,7 @@ describe('reactions', () => {
     expect(entry).toMatchObject({ status: 'wanted' });
 
     const visitor = await call(reactionsLoader as Handler, request(`/api/pins/${pin.id}/reactions`), params);
-    expect(visitor).toEqual({ status: 200, body: { counts: { like: 1, favorite: 0, want: 1 }, mine: [] } });
+    expect({ status: visitor.status, body: visitor.body }).toEqual({ status: 200, body: { counts: { like: 1, favorite: 0, want: 1 }, mine: [] } });
     expect((await call(reactionsLoader as Handler, request('/api/pins/nope/reactions'), { id: 'nope' })).status).toBe(404);
   });
 });

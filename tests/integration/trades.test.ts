@@ -17,31 +17,14 @@ import { action as counterAction } from '~/routes/api.trades.$id.counter';
 import { loader as notificationsLoader, action as notificationsAction } from '~/routes/api.notifications';
 import { action as ratingAction } from '~/routes/api.trades.$id.rating';
 import { acceptTrade, cancelTrade, getPublicProfile, listTradeMatches, pinTradeCounts, proposeTrade, TRADE_EXPIRY_MS } from '~/services/trades.server';
+import { call, request, type Handler } from '../support/api';
 import { createPin, createUser } from '../support/factories';
 
-type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<Response>;
 
 async function person(nickname?: string) {
   const user = await createUser({ nickname });
   const cookie = (await createUserSession(new Request('http://localhost/'), user.id)).split(';')[0];
   return { user, cookie, actor: { id: user.id, role: user.role } };
-}
-
-function request(url: string, init: { method?: string; cookie?: string; json?: unknown } = {}) {
-  const headers = new Headers();
-  if (init.cookie) headers.set('Cookie', init.cookie);
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  return new Request(`http://localhost${url}`, { method: init.method ?? 'GET', headers, body });
-}
-
-async function call(handler: Handler, req: Request, params: Record<string, string> = {}) {
-  const response = await handler({ request: req, params, context: {} });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
 async function put(userId: string, pinId: string, status: CollectionStatus, quantity = 1) {
