@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 import { cpuMsOf, memoryOf } from '../support/process-usage';
-import { identificationReady } from './server-ready';
+import { identificationReady } from '../support/server-ready';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const benchDir = path.resolve(root, process.env.BENCH_DIR ?? '../shared/bench/identify');

@@ -38,7 +38,7 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 import { cpuMsOf, memoryOf } from '../support/process-usage';
-import { identificationReady } from './server-ready';
+import { identificationReady } from '../support/server-ready';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SET_DIRS = {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
+import { identificationReady } from '../support/server-ready';
 import { isNoJs } from './support';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,11 +35,7 @@ test('a photo sent while the server is stopping is answered and kept', async () 
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   try {
     // the web answers at once; identification waits for the index ('warming up' until then)
-    const indexState = async () => {
-      const res = await fetch(`${base}/healthz`).catch(() => null);
-      return res?.status === 200 ? ((await res.json()) as { identification?: { state?: string } }).identification?.state : 'down';
-    };
-    await expect.poll(indexState, { timeout: 60_000 }).toBe('ready');
+    await expect.poll(() => identificationReady(base), { timeout: 60_000 }).toBe(true);
     const photo = async (seed: number) => dataUrl(await phonePhoto(await pinArtwork(seed, 'STOPPING', 2026)));
     // one connection per request, closed with the answer, as a phone's request often is
     const identify = (imageData: string) =>
