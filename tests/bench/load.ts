@@ -17,9 +17,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createCookie } from '@remix-run/node';
 import Database from 'better-sqlite3';
-import { copySeed, ensureSeed, removeDb, root, SESSION_SECRET, startServer, tmpDir } from '../e2e/servers';
+import { copySeed, createSession, ensureSeed, removeDb, root, SESSION_COOKIE, startServer, tmpDir } from '../e2e/servers';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,21 +45,17 @@ if (!fs.existsSync(path.join(root, 'build/index.js'))) {
 ensureSeed(false);
 const dbFile = path.join(tmpDir, `load-${process.pid}.db`);
 copySeed(dbFile);
-const sessionCookie = createCookie('__pindex_session', { secrets: [SESSION_SECRET] });
 const setup = new Database(dbFile);
 const pinIds = (setup.prepare('SELECT id FROM pins ORDER BY created_at').all() as { id: string }[]).map((p) => p.id);
 const collectors: { id: string; cookie: string }[] = [];
 const addUser = setup.prepare(
   "INSERT INTO users (id, email, first_name, last_name, nickname, role, is_onboarding_complete) VALUES (?, ?, 'Load', 'Collector', ?, 'player', 1)",
 );
-const addSession = setup.prepare('INSERT INTO sessions (sid, sess, expire, user_id) VALUES (?, ?, ?, ?)');
 for (let i = 0; i < CLIENTS; i++) {
   const id = `load${String(i).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
   addUser.run(id, `load-${i}@pindex.test`, `Load Collector ${i}`);
-  const sid = randomBytes(24).toString('base64url');
-  addSession.run(sid, JSON.stringify({ userId: id, refreshedAt: Date.now() }), Date.now() + 86_400_000, id);
-  const header = await sessionCookie.serialize(sid);
-  collectors.push({ id, cookie: header.slice(0, header.indexOf(';')) });
+  const { value } = await createSession(setup, id);
+  collectors.push({ id, cookie: `${SESSION_COOKIE}=${value}` });
 }
 setup.close();
 

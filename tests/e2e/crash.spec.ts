@@ -1,11 +1,9 @@
 import http from 'node:http';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { createCookie } from '@remix-run/node';
 import Database from 'better-sqlite3';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
-import { basePort, copySeed, removeDb, SESSION_SECRET, startServer, tmpDir } from './servers';
+import { basePort, copySeed, createSession, removeDb, SESSION_COOKIE, startServer, tmpDir } from './servers';
 import { DEMO, isNoJs } from './support';
 
 /**
@@ -51,11 +49,8 @@ test('writes answered 2xx survive kill -9, an identification photo included', as
   const setup = new Database(file);
   const player = setup.prepare('SELECT id FROM users WHERE email = ?').get(DEMO.player) as { id: string };
   const pinIds = (setup.prepare('SELECT id FROM pins ORDER BY id LIMIT 6').all() as { id: string }[]).map((p) => p.id);
-  const sid = randomBytes(24).toString('base64url');
-  setup.prepare('INSERT INTO sessions (sid, sess, expire, user_id) VALUES (?, ?, ?, ?)').run(sid, JSON.stringify({ userId: player.id, refreshedAt: Date.now() }), Date.now() + 86_400_000, player.id);
+  const cookie = `${SESSION_COOKIE}=${(await createSession(setup, player.id)).value}`;
   setup.close();
-  const signed = await createCookie('__pindex_session', { secrets: [SESSION_SECRET] }).serialize(sid);
-  const cookie = signed.slice(0, signed.indexOf(';'));
 
   const photos = await Promise.all([1, 2, 3, 4].map(async (i) => dataUrl(await phonePhoto(await pinArtwork(Date.now() % 1e6 + i, 'KILLED', 2026)))));
   // what the server answered 2xx: the last note written per pin, the identifications and their photos

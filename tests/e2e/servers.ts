@@ -7,10 +7,12 @@
  * shutdown.spec.ts, +10+n the server of the n-th parallel worker.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createCookie } from '@remix-run/node';
 import Database from 'better-sqlite3';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 
@@ -20,6 +22,24 @@ export const seededDb = path.join(tmpDir, 'seeded.db');
 
 /** The server's session secret in the tests; the session fixture signs its cookies with it. */
 export const SESSION_SECRET = 'e2e-secret';
+
+/** The server's session cookie: its name, options and secret (app/auth/session.server.ts). */
+export const SESSION_COOKIE = '__pindex_session';
+const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+const sessionCookie = createCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secrets: [SESSION_SECRET], maxAge: SESSION_MAX_AGE_SECONDS });
+
+/**
+ * A session for `userId` written into `db` as the server's sign-in writes it, without the sign-in
+ * form: its cookie's value (signed as the server signs it) and when it expires (ms).
+ */
+export async function createSession(db: Database.Database, userId: string): Promise<{ value: string; expires: number }> {
+  const sid = randomBytes(24).toString('base64url');
+  const now = Date.now();
+  const expires = now + SESSION_MAX_AGE_SECONDS * 1000;
+  db.prepare('INSERT INTO sessions (sid, sess, expire, user_id) VALUES (?, ?, ?, ?)').run(sid, JSON.stringify({ userId, refreshedAt: now }), expires, userId);
+  const header = await sessionCookie.serialize(sid);
+  return { value: header.slice(`${SESSION_COOKIE}=`.length, header.indexOf(';')), expires };
+}
 
 export const basePort = () => Number(process.env.E2E_PORT || 3210);
 export const oauthPort = () => Number(process.env.E2E_OAUTH_PORT || basePort() + 1);

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
-import { createCookie } from '@remix-run/node';
 import Database from 'better-sqlite3';
-import { copySeed, removeDb, SESSION_SECRET, startServer, tmpDir, workerPort, type RunningServer } from './servers';
+import { copySeed, createSession, removeDb, SESSION_COOKIE, startServer, tmpDir, workerPort, type RunningServer } from './servers';
 
 /** Demo accounts from the seed (drizzle/seed.ts); one password for all. */
 export const DEMO_PASSWORD = 'pindex-demo-2026';
@@ -29,10 +27,6 @@ export interface SignedIn {
   email: string;
 }
 
-/** The server's session cookie: its name, options and secret (app/auth/session.server.ts). */
-const SESSION_COOKIE = '__pindex_session';
-const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
-const sessionCookie = createCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secrets: [SESSION_SECRET], maxAge: SESSION_MAX_AGE_SECONDS });
 
 /**
  * Signs `context` in as `who` without the sign-in form: a session row for the user in the worker's
@@ -44,12 +38,7 @@ async function signInContext(server: WorkerServer, context: BrowserContext, who:
   const db = server.db();
   const user = db.prepare('SELECT id, email FROM users WHERE lower(email) = lower(?)').get(email) as SignedIn | undefined;
   if (!user) throw new Error(`signInAs: no user ${email} in the worker's database`);
-  const sid = randomBytes(24).toString('base64url');
-  const now = Date.now();
-  const expires = now + SESSION_MAX_AGE_SECONDS * 1000;
-  db.prepare('INSERT INTO sessions (sid, sess, expire, user_id) VALUES (?, ?, ?, ?)').run(sid, JSON.stringify({ userId: user.id, refreshedAt: now }), expires, user.id);
-  const header = await sessionCookie.serialize(sid);
-  const value = header.slice(`${SESSION_COOKIE}=`.length, header.indexOf(';'));
+  const { value, expires } = await createSession(db, user.id);
   await context.addCookies([{ name: SESSION_COOKIE, value, url: server.url, httpOnly: true, sameSite: 'Lax', expires: Math.floor(expires / 1000) }]);
   return { id: user.id, email: user.email };
 }
