@@ -23,10 +23,71 @@ import sharp from "sharp";
 import { mulberry32 } from "../../app/utils/random";
 import { DETAIL_WORKER_FILE, DetailWorker } from "../../app/services/identification/detail-worker.server";
 import { normaliseImage } from "../../app/services/images.server";
-import { extractFeatures, VisualIndex, type CandidateDebug, type MatchResult } from "../../app/services/identification/engine.server";
+import { extractFeatures, VisualIndex, type MatchResult, type MatchTrace } from "../../app/services/identification/engine.server";
 import { SIMILAR_PINS_LIMIT } from "../../app/services/identification/identify.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** A candidate's diagnostics in the --json rows with --trace: what each stage found on it. */
+interface CandidateDebug {
+  imageId: string;
+  pinId: string;
+  bow: number;
+  bowRank: number;
+  matches: number;
+  inliers: number;
+  resid?: number;
+  tileP90?: number;
+  tileMax?: number;
+  localMax?: number;
+  wins?: number;
+  margin?: number;
+  duelErr?: number;
+  losses?: number; // duels lost
+  winner?: boolean;
+  holes?: number;
+  residTrim?: number;
+  dTiles?: number;
+  dMismatch?: number;
+  dCluster?: number;
+  dMedian?: number;
+  dSigma?: number;
+  dNotClose?: number;
+  dNotCloseCluster?: number;
+  dLetters?: number;
+  dLineEnd?: number;
+  dRead?: number;
+  dHighlights?: number;
+}
+
+/** Every verified candidate of a match with its evidence, its duels and its detail check (when one was made). */
+function candidateDebug({ verified, tally, winner, detail }: MatchTrace): CandidateDebug[] {
+  return verified.map((v) => {
+    const dv = detail(v);
+    return {
+      imageId: v.e.imageId,
+      pinId: v.pinId,
+      bow: v.votes,
+      bowRank: v.voteRank,
+      matches: v.matches,
+      inliers: v.inliers,
+      resid: v.resid,
+      tileP90: v.tileP90,
+      tileMax: v.tileMax,
+      localMax: v.localMax,
+      wins: tally.wins.get(v),
+      margin: tally.margin.get(v),
+      duelErr: tally.duelErr.get(v),
+      losses: tally.losses.get(v),
+      winner: v === winner,
+      holes: v.holes,
+      residTrim: v.residTrim,
+      ...(dv
+        ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dLineEnd: dv.lineEndLetters, dRead: dv.lettersRead, dHighlights: dv.highlights }
+        : {}),
+    };
+  });
+}
+
 // --set validation: the validation set (VALIDATION_DIR) instead of the public one (BENCH_DIR)
 const validation = process.argv[process.argv.indexOf("--set") + 1] === "validation" && process.argv.includes("--set");
 const benchDir = validation
@@ -236,10 +297,13 @@ async function main(): Promise<void> {
     const buf = readFileSync(join(benchDir, query));
     const t = performance.now();
     let res: MatchResult | null = null;
-    const debug: CandidateDebug[] | undefined = trace ? [] : undefined;
+    let debug: CandidateDebug[] | undefined;
     try {
-      res = named(await index.match(buf, { debug }));
-      for (const d of debug ?? []) d.pinId = pinName(d.pinId);
+      if (trace) {
+        const traced = await index.inspect(buf);
+        res = named(traced.result);
+        debug = candidateDebug(traced).map((d) => ({ ...d, pinId: pinName(d.pinId) }));
+      } else res = named(await index.match(buf));
     } catch (e) {
       stats.errors++;
       console.error(query, e);

@@ -1,23 +1,24 @@
-// PinDex visual pin-identification engine.
+// PinDex visual pin-identification engine: the index of reference images and the match of a photo.
 //
-// Pipeline per query photo:
-//  1. decode + ORB keypoints (OpenCV WASM)
-//  2. shortlist: each query descriptor is compared only with the reference descriptors of its visual word
+// A match runs named stages, each a method or function with typed input and output:
+//  1. features: decode + ORB keypoints (OpenCV WASM), motion blur undone first (`photoOrb`)
+//  2. shortlist: each photo descriptor is compared only with the reference descriptors of its visual word
 //     (two-level k-majority vocabulary, built lazily from the index and rebuilt when it grows 4x); per image
-//     ratio-tested nearest neighbours are votes and, at the same time, tentative correspondences
-//  3. geometric verification of the best-voted images: RANSAC homography (OpenCV), inlier count
-//  4. fine check: warp the photo onto each surviving reference and compare colours/text area pixel-wise
-//     (after a per-channel gain/offset fit), which separates near-identical family members and rejects
-//     text-only variants that are not in the catalogue; look-alike pins "duel" on the pixels where their
-//     references differ (reference-to-reference homography), the loser of a close duel makes the answer ambiguous
-//  5. detail check of the winner at the reference's full resolution (detail.server.ts): tile-by-tile
-//     correlation that glare and lighting do not upset and a different team name or year does; the part
-//     of a spinner or dangler that has moved is compared under its own second motion
-//  6. decision + confidence (thresholds fitted on the public benchmark set as a whole)
+//     ratio-tested nearest neighbours are votes and, at the same time, tentative correspondences; a quick
+//     RANSAC count picks the images to verify (`shortlist`)
+//  3. verify: OpenCV's RANSAC homography of each, its inliers (`verify`)
+//  4. compare details: the photo warped onto each surviving reference and compared in colour (after a
+//     per-channel gain fit); look-alike pins "duel" on the pixels where their references differ
+//     (`compareDetails`, compare.server.ts); the full-resolution detail check (detail.server.ts) runs when
+//     the decision asks for it, the strongest candidate's on the second core from the start
+//  5. score: the candidates ordered by their duels and scores (`score`, decision.server.ts)
+//  6. decide: match, ambiguous or no match, and a confidence (`decide`, decision.server.ts; thresholds
+//     fitted on the public benchmark set as a whole)
+// Score and decide read no image: the evidence they ask for beyond the recorded one comes through
+// `DecisionProbes`, so that they are tested on recorded candidates alone.
 import { getCV, type CV } from "./opencv.server";
 import { storedGray, storedThumb, storedTint } from "./reference-pixels.server";
 import { deblurGray, estimateMotionBlur } from "./blur.server";
-import { gaussianBlur } from "./pixels.server";
 import { orbPattern } from "./brief.server";
 import {
   decodeFeatures,
@@ -37,25 +38,36 @@ import {
 } from "./features.server";
 import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
 import {
-  BACKGROUND_STEP,
   decodeLayout,
-  dilated,
   letterDuel,
   makeReferenceDetail,
   lettersUnlike,
-  pinMask,
   projectTint,
   referenceLayout,
   tintedGray,
   runDetail,
   type DetailOutcome,
   type DetailResult,
-  type LetterDuel,
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { fitPinHomography, frameInsidePhoto, invert3, leftoverPairs, quickInliers, referencePairHomography, type Correspondences, type PinFit, type ReferencePair } from "./geometry.server";
-import { warpPerspective } from "./warp.server";
+import { fitPinHomography, invert3, leftoverPairs, quickInliers, type Correspondences, type PinFit } from "./geometry.server";
+import { compareAligned, overlapShare, pairwise, readLetters, ReferencePairs, thumbnail, type Aligned, type Checked, type Thumb } from "./compare.server";
+import {
+  decide,
+  plausibleRivals,
+  score,
+  tallyDuels,
+  type CandidateEvidence,
+  type DecisionProbes,
+  type DuelOutcome,
+  type DuelTally,
+  type MatchResult,
+  type Scored,
+} from "./decision.server";
+
+export type { MatchResult } from "./decision.server";
+export { plausibleRivals } from "./decision.server";
 
 export type PinFeatures = Uint8Array;
 
@@ -64,50 +76,6 @@ const entryKey = (e: { imageId: string; pinId: string }) => `${e.pinId}\n${e.ima
 
 export async function extractFeatures(image: Buffer): Promise<PinFeatures> {
   return extractFeaturesImpl(image);
-}
-
-export interface MatchResult {
-  best: { pinId: string; confidence: number } | null;
-  candidates: { pinId: string; score: number }[];
-  reason: "match" | "no_match" | "ambiguous";
-  /**
-   * With "ambiguous": the pins among `candidates` that could not be told apart (the duels' favourite,
-   * its rivals at its place and the pins it was not parted from), for the user to choose among; the
-   * other candidates are only similar.
-   */
-  family?: string[];
-  timings?: Record<string, number>;
-}
-
-export interface CandidateDebug {
-  imageId: string;
-  pinId: string;
-  bow: number;
-  bowRank: number;
-  matches: number;
-  inliers: number;
-  resid?: number;
-  tileP90?: number;
-  tileMax?: number;
-  localMax?: number;
-  wins?: number;
-  margin?: number;
-  duelErr?: number;
-  losses?: number; // duels lost
-  winner?: boolean;
-  holes?: number;
-  residTrim?: number;
-  dTiles?: number;
-  dMismatch?: number;
-  dCluster?: number;
-  dMedian?: number;
-  dSigma?: number;
-  dNotClose?: number;
-  dNotCloseCluster?: number;
-  dLetters?: number;
-  dLineEnd?: number;
-  dRead?: number;
-  dHighlights?: number;
 }
 
 /** Reads the stored reference image of an image id (for the full-resolution detail check). */
@@ -126,7 +94,8 @@ export type FeatureLoader = (imageId: string) => Promise<PinFeatures | null>;
  */
 export type PixelLoader = (imageId: string) => Promise<Uint8Array | null>;
 
-interface Entry {
+/** An indexed reference image of a pin. */
+export interface Entry {
   imageId: string;
   pinId: string;
   width: number;
@@ -181,69 +150,76 @@ const MIN_INLIERS = 12;
 const CONFIRM_MIN_INLIERS = 10; // quick RANSAC count that earns the OpenCV homography (fine check needs MIN_INLIERS)
 const CONFIRM_SHARE = 0.25; // ... and its share of the best quick count (fine check needs 0.3 of the best)
 const FINE_MAX = 6;
-const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
-const PAIR_MIN_AREA = 12;
-const PAIR_MIN_FIT = 500; // pixels to fit the photo's light on for a duel
 // two candidates whose silhouettes, placed in the photo by their own homographies, share less than this
 // share of either one's pixels were found on different objects (a photo of several pins): they do not duel
 const SAME_PLACE_SHARE = 0.2;
-const PLAUSIBLE_FACTOR = 1.4;
-const PLAUSIBLE_ADD = 4;
-// Acceptance rule (fitted on the public benchmark as a whole, not per query):
-//   inliers >= ACCEPT_INLIERS and aligned colour residual <= ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (inliers - ACCEPT_INLIERS)
-const ACCEPT_INLIERS = 18;
-const ACCEPT_RESID = 10;
-const ACCEPT_RESID_PER_INLIER = 0.5;
-const AMBIGUOUS_MARGIN = 0.05; // relative error gap required to prefer one look-alike pin over another
-// Full-resolution detail acceptance (detail.server.ts): enough textured tiles compared, few of them
-// disagreeing, and no larger patch of disagreement (a different team name or year)
-const DETAIL_MIN_INLIERS = 12;
-const DETAIL_MIN_TILES = 20;
-const DETAIL_MAX_MISMATCH = 0.2;
-const DETAIL_MAX_CLUSTER = 3;
-// a share of the pin's tiles not close to the reference vetoes it; letters that differ veto it on their
-// own (wrongLetters), so the share is for a pin changed beyond its lettering: over 40% (30% refused right
-// pins that motion blur, defocus, glare or a small pin in the frame left a third of the tiles apart, and
-// no unknown pin more)
-const DETAIL_VETO_SHARE = 0.4;
-const DETAIL_VETO_CLUSTER = 20;
-// letters that differ (wrongLetters): a look-alike that is not in the catalogue prints another team name
-// (several letters, though glare may leave only two of them to compare) or another year or age group (the
-// last digits of a line: lineEndLetters); one letter that differs inside a line is glare, a speck or a
-// dangler's swing on the catalogue pin
-const LETTERS_VETO = 2;
 /**
  * Look-alikes that print at most this many letters otherwise (lettersUnlike) differ in a year or an age
  * group, not a team name: on the public set, years of one design differ in 0 to 4 (a digit a pixel off
  * counts too), team names in 5 to 29 where their letters are found (0 to 2 where few are).
  */
 const YEAR_LETTERS = 4;
-// letters compared one by one (`lettersRead`) for the pin's lettering to count as read (`photoDamage`)
-const LETTERS_READ_MIN = 8;
-// ... and the share of the pin's tiles not close to the reference for a disagreement to count as spread
-// over the pin (glare, blur) rather than a patch of lettering
-const DAMAGE_SPREAD = 0.3;
-// a photo with highlights on this share of the pin's pixels or more (the detail check measures them):
-// the colour check also accepts the residual of the pin's best 75% of pixels
-const HIGHLIGHT_SHARE = 0.01;
-// ... up to this share: a reflection covers a minority of a pin; saturated over more of it, the photo is
-// blown out or the pin is not where the fit puts it, and no check is relaxed
-const HIGHLIGHT_SHARE_MAX = 0.2;
-const DUEL_ERR_MAX = 30; // photo disagrees with every look-alike on their differing pixels -> not in catalogue
 
-/**
- * A reference's colour thumbnail as the colour check reads it: its pin (`pinMask`) and the pixels
- * within 2 of the pin (`around`), which the check's 5 x 5 softening of the warped photo reaches from
- * the pin: the photo is warped there only.
- */
-interface Thumb extends RawImage {
-  pin: Uint8Array;
-  around: Uint8Array;
+/** The photo as the stages read it, and the clock of its stages. */
+interface PhotoContext {
+  cv: CV;
+  img: RawImage;
+  gray: Uint8Array;
+  orb: OrbResult;
+  /** its ORB descriptors, 8 words each */
+  qDesc: Uint32Array;
+  /** records the time spent since the last lap under this name (`MatchResult.timings`) */
+  lap: (name: string) => void;
 }
 
-function thumbnail(raw: RawImage): Thumb {
-  const pin = pinMask(raw, BACKGROUND_STEP);
-  return { ...raw, pin, around: dilated(pin, raw.width, raw.height, 2) };
+/** An image the photo's descriptors voted for, with its tentative correspondences (photo index, reference index). */
+interface Voted {
+  e: Entry;
+  slot: number;
+  votes: number;
+  arr: number[];
+}
+
+/** A shortlisted image: its correspondences' coordinates and their quick RANSAC inlier count. */
+interface Shortlisted extends Voted {
+  points: Correspondences;
+  quick: number;
+}
+
+/** A verified candidate with the evidence gathered on it: geometry, then colours (compare stage). */
+export interface Candidate extends CandidateEvidence {
+  e: Entry;
+  votes: number;
+  /** its place in the shortlist (vote order) */
+  voteRank: number;
+  /** tentative correspondences */
+  matches: number;
+  /** share of the reference's feature-rich cells visible in the photo with no inlier */
+  holes?: number;
+  pairs: number[];
+  /** the photo aligned onto its thumbnail (when the colours were compared) */
+  al?: Aligned;
+  tileP90?: number;
+  tileMax?: number;
+  /** worst tile after a per-tile colour fit */
+  localMax?: number;
+}
+
+/** A match and what its stages found (`VisualIndex.inspect`). */
+export interface MatchTrace {
+  result: MatchResult;
+  /** every verified candidate, most inliers first */
+  verified: Candidate[];
+  tally: DuelTally<Candidate>;
+  winner: Candidate | undefined;
+  /** a candidate's detail check, when one was made */
+  detail: (v: Candidate) => DetailResult | undefined;
+}
+
+/** A detail check's outcome with the reference it was made on. */
+interface CheckRun {
+  outcome: DetailOutcome;
+  ref: ReferenceDetail;
 }
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -284,6 +260,8 @@ export class VisualIndex {
   // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
   private thumbCache = new LruCache<Thumb>(16);
   private detailCache = new LruCache<Promise<ReferenceDetail | null>>(4);
+  // the references aligned with each other (look-alikes), kept for later photos
+  private pairs = new ReferencePairs<Entry>((e) => this.descriptorsOf(e));
 
   constructor(
     private readonly loadReference?: ReferenceLoader,
@@ -568,8 +546,21 @@ export class VisualIndex {
     return out;
   }
 
-  /** `debug` (optional) receives per-candidate diagnostics; used by the benchmark only. */
-  async match(photo: Buffer, opts?: { limit?: number; debug?: CandidateDebug[] }): Promise<MatchResult> {
+  /** Names the pin of a photo: the stages below, one after another (`inspect` for what each found). */
+  async match(photo: Buffer, opts?: { limit?: number }): Promise<MatchResult> {
+    return (await this.run(photo, opts)).result;
+  }
+
+  /**
+   * The match with what its stages found: every verified candidate with its evidence, the duels and the
+   * detail checks made. For the benchmark's diagnostics (`identify-engine.ts --trace`); the answer is
+   * `match`'s.
+   */
+  async inspect(photo: Buffer, opts?: { limit?: number }): Promise<MatchTrace> {
+    return this.run(photo, opts);
+  }
+
+  private async run(photo: Buffer, opts?: { limit?: number }): Promise<MatchTrace> {
     const limit = Math.max(1, Math.min(5, opts?.limit ?? 5));
     const timings: Record<string, number> = {};
     let t = performance.now();
@@ -585,11 +576,31 @@ export class VisualIndex {
     const gray = toGray(img);
     const orb = await this.photoOrb(cv, gray, img.width, img.height);
     const qDesc = asWords(orb.desc);
-    const qn = qDesc.length / 8;
     lap("orb");
-    if (this.entries.size === 0 || qn < 8) {
-      return { best: null, candidates: [], reason: "no_match", timings };
+    const none: DuelTally<Candidate> = tallyDuels([], [], () => false);
+    if (this.entries.size === 0 || qDesc.length / 8 < 8) {
+      return { result: { best: null, candidates: [], reason: "no_match", timings }, verified: [], tally: none, winner: undefined, detail: () => undefined };
     }
+    const p: PhotoContext = { cv, img, gray, orb, qDesc, lap };
+    const checks = new DetailChecks((e, H, pairs, worker, ref) => this.runCheck(p, e, H, pairs, worker, ref), this.detailWorker);
+    const shortlist = await this.shortlist(p);
+    const verified = await this.verify(p, shortlist, checks);
+    const { candidates, plausible, duels } = await this.compareDetails(p, verified, checks);
+    const samePlace = (a: Candidate, b: Candidate) => overlapShare(a.al as Aligned, b.al as Aligned) >= SAME_PLACE_SHARE;
+    const tally = tallyDuels(plausible, duels, samePlace);
+    lap("fine");
+    const scored = score(candidates, tally, limit);
+    const decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace));
+    return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.checkedOf(v)?.d };
+  }
+
+  /**
+   * Shortlist stage: the images the photo's descriptors vote for (visual words, then a ratio test: the
+   * votes are also the tentative correspondences), their inliers counted by a quick RANSAC, and the
+   * SHORTLIST_IMAGES with the most inliers, in vote order.
+   */
+  private async shortlist(p: PhotoContext): Promise<Shortlisted[]> {
+    const { qDesc, orb } = p;
     this.ensureVocab();
     const vocab = this.vocab as Vocabulary;
     const { words: qWords, second: qSecond } = vocab.quantizeSoft(qDesc, SECOND_WORD_SLACK);
@@ -604,7 +615,7 @@ export class VisualIndex {
     const remote = helper ? (task: VoteTask) => helper.vote(task) : undefined;
     const { votes, voted, acc, nAcc } = await vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN, remote);
     voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
-    const ranked = voted.filter((slot) => slots[slot]).map((slot) => ({ e: slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
+    const ranked: Voted[] = voted.filter((slot) => slots[slot]).map((slot) => ({ e: slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
     const listed = new Map(ranked.slice(0, DEEPER_VOTED).map((r) => [r.slot, r.arr]));
     for (let k = 0; k < nAcc; k++) listed.get(acc[k * 3])?.push(acc[k * 3 + 1], acc[k * 3 + 2]);
@@ -618,153 +629,116 @@ export class VisualIndex {
       const found = await this.matchAll(qDesc, exhaustive.map((r) => r.e));
       exhaustive.forEach((r, k) => (r.arr = found[k]));
     }
-    lap("shortlist");
+    p.lap("shortlist");
 
-    // geometric verification
     const topVotes = ranked[0]?.votes ?? 0;
-    const countable = (r: (typeof ranked)[number]) => r.votes >= 6 && r.votes >= topVotes * 0.15;
-    const counted = ranked.slice(0, SHORTLIST_VOTED).filter(countable);
-    interface Verified {
-      e: Entry;
-      bow: number;
-      bowRank: number;
-      matches: number;
-      inliers: number;
-      H: number[] | null;
-      resid?: number;
-      tileP90?: number;
-      tileMax?: number;
-      localMax?: number;
-      holes?: number;
-      residTrim?: number;
-      al?: Aligned;
-      pairs: number[];
-    }
-    // Two passes. A quick RANSAC (ransac.wat) counts the inliers of the SHORTLIST_VOTED most-voted images
-    // (OpenCV's estimator spends ~10 ms on an image with few inliers, and most have few; those below the
-    // first SHORTLIST_IMAGES get fewer iterations, enough to rank them), and the SHORTLIST_IMAGES with the
-    // most inliers are shortlisted: votes alone rank the right pin 9th-50th when pins at the photo's edge
-    // or a blurred photo spread them (top-4 92.3 -> 93.5% on the public set). The shortlisted images that
-    // can still reach the fine check get OpenCV's RANSAC homography, the one the colour and detail checks
-    // were fitted with (with many inliers it needs few iterations). The confirmation bar is set below the
-    // fine check's so that the quick count's own randomness does not keep a candidate out.
-    // With the worker, every other candidate is counted, and every other homography fitted, there.
-    const pointsOf = (s: (typeof ranked)[number]) => pairPoints(s.arr, orb.points, s.e);
-    const countQuick = (items: (Correspondences & { iters: number })[]) =>
-      this.shared(items, (p) => quickInliers(p, p.iters), (worker, some) => worker.quickInliers(some));
-    const countedPoints = counted.map(pointsOf);
-    const countedQuick = await countQuick(countedPoints.map((p, k) => ({ ...p, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })));
+    const countable = (r: Voted) => r.votes >= 6 && r.votes >= topVotes * 0.15;
+    // A quick RANSAC (ransac.wat) counts the inliers of the SHORTLIST_VOTED most-voted images (OpenCV's
+    // estimator spends ~10 ms on an image with few inliers, and most have few; those below the first
+    // SHORTLIST_IMAGES get fewer iterations, enough to rank them), and the SHORTLIST_IMAGES with the most
+    // inliers are shortlisted: votes alone rank the right pin 9th-50th when pins at the photo's edge or a
+    // blurred photo spread them (top-4 92.3 -> 93.5% on the public set). With the worker, every other
+    // candidate is counted there.
+    const withPoints = (r: Voted) => ({ ...r, points: pairPoints(r.arr, orb.points, r.e) });
+    const counted = ranked.slice(0, SHORTLIST_VOTED).filter(countable).map(withPoints);
+    const countedQuick = await this.countQuick(counted.map((c, k) => ({ ...c.points, iters: k < SHORTLIST_IMAGES ? 1000 : RANK_ITERS })));
     // a small pin, or one that is blurred or far from square to the camera, gets few of the photo's
     // features, and the vote may rank it below the first SHORTLIST_VOTED: when none of those counts
     // DEEPEN_BELOW inliers, the next ones are counted too
     if (Math.max(0, ...countedQuick) < DEEPEN_BELOW) {
-      const deeper = ranked.slice(SHORTLIST_VOTED, DEEPER_VOTED).filter(countable);
-      const deeperPoints = deeper.map(pointsOf);
-      const deeperQuick = await countQuick(deeperPoints.map((p) => ({ ...p, iters: RANK_ITERS })));
+      const deeper = ranked.slice(SHORTLIST_VOTED, DEEPER_VOTED).filter(countable).map(withPoints);
+      const deeperQuick = await this.countQuick(deeper.map((c) => ({ ...c.points, iters: RANK_ITERS })));
       counted.push(...deeper);
-      countedPoints.push(...deeperPoints);
       countedQuick.push(...deeperQuick);
     }
-    const order = counted
+    const listedImages: Shortlisted[] = counted
       .map((_, k) => k)
       .sort((x, y) => countedQuick[y] - countedQuick[x] || x - y)
       .slice(0, SHORTLIST_IMAGES)
-      .sort((x, y) => x - y); // back in vote order
-    const shortlist = order.map((k) => counted[k]);
-    const points = order.map((k) => countedPoints[k]);
-    const quick = order.map((k) => countedQuick[k]);
-    if (Math.max(0, ...quick) < DEEPEN_BELOW) await this.matchStrongest(qDesc, orb.points, shortlist, points, quick, countQuick, ranked.slice(0, MOST_VOTED_EXHAUSTIVE));
-    const bestQuick = Math.max(0, ...quick);
+      .sort((x, y) => x - y) // back in vote order
+      .map((k) => ({ ...counted[k], quick: countedQuick[k] }));
+    if (Math.max(0, ...listedImages.map((s) => s.quick)) >= DEEPEN_BELOW) return listedImages;
+    return this.matchStrongest(qDesc, orb.points, listedImages, ranked.slice(0, MOST_VOTED_EXHAUSTIVE));
+  }
+
+  /** Quick RANSAC inlier counts (ransac.wat), every other one in the worker. */
+  private countQuick(items: (Correspondences & { iters: number })[]): Promise<number[]> {
+    return this.shared(items, (c) => quickInliers(c, c.iters), (worker, some) => worker.quickInliers(some));
+  }
+
+  /**
+   * Verify stage: the shortlisted images that can still reach the fine check get OpenCV's RANSAC
+   * homography, the one the colour and detail checks were fitted with (with many inliers it needs few
+   * iterations); the confirmation bar is set below the fine check's so that the quick count's own
+   * randomness does not keep a candidate out. The candidates, most inliers first.
+   */
+  private async verify(p: PhotoContext, shortlist: Shortlisted[], checks: DetailChecks): Promise<Candidate[]> {
+    const { cv, img } = p;
+    const bestQuick = Math.max(0, ...shortlist.map((s) => s.quick));
     // the full-resolution reference of the likely strongest candidate is read (stored decoded, or decoded
     // by sharp off the main thread) while the homographies are fitted, ready for its detail check
-    const likely = quick.indexOf(bestQuick);
+    const likely = shortlist.findIndex((s) => s.quick === bestQuick);
     if (likely >= 0 && bestQuick >= CONFIRM_MIN_INLIERS) {
       void this.detailOf(shortlist[likely].e);
       await new Promise((resolve) => setImmediate(resolve)); // lets its read reach sharp before the fits
     }
-
-    // full-resolution detail checks, each started once (on the second core, or here), kept with the photo
-    // warped onto the reference for the letter comparison of look-alikes
-    const warps = new Map<Verified, Checked>();
-    const checks = new Map<Verified, Promise<DetailResult | undefined>>();
-    /** A detail check of reference `e` under homography H, with `ref` once read; in the worker when given one. */
-    const runCheck = async (e: Entry, H: number[], pairs: number[], worker: DetailWorker | null, ref: ReferenceDetail | null = null) => {
-      ref ??= await this.detailOf(e);
-      if (!ref) return null;
-      // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
-      // out may agree on a second motion; tiles that do not match under the first get a second chance
-      // letters printed in a colour as light as the enamel behind them are read on the reference's tint
-      const tint = ref.tinted ? projectTint(img, ref.tinted.tint) : undefined;
-      const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint };
-      const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
-      return { outcome, ref };
-    };
-    const keep = (v: Verified, checked: Promise<{ outcome: DetailOutcome; ref: ReferenceDetail } | null>) =>
-      checked.then((c) => {
-        if (!c) return undefined;
-        warps.set(v, { warped: c.outcome.warped, valid: c.outcome.valid, ref: c.ref, d: c.outcome.d });
-        return c.outcome.d;
-      });
-    // a check started before its candidate was verified (below), taken up when that candidate is checked
-    const started = new Map<Verified, Promise<{ outcome: DetailOutcome; ref: ReferenceDetail } | null>>();
-    const detailFor = (v: Verified, inWorker = false): Promise<DetailResult | undefined> => {
-      let p = checks.get(v);
-      if (!p) {
-        const run = started.get(v) ?? (v.H ? runCheck(v.e, v.H, v.pairs, inWorker ? this.detailWorker : null) : null);
-        checks.set(v, (p = run ? keep(v, run) : Promise.resolve(undefined)));
-      }
-      return p;
-    };
-
-    const toFit = shortlist.map((_, rank) => rank).filter((rank) => quick[rank] >= CONFIRM_MIN_INLIERS && quick[rank] >= bestQuick * CONFIRM_SHARE);
+    const toFit = shortlist.map((_, rank) => rank).filter((rank) => shortlist[rank].quick >= CONFIRM_MIN_INLIERS && shortlist[rank].quick >= bestQuick * CONFIRM_SHARE);
     // With the worker, the likely strongest candidate's homography is fitted first and its detail check
     // (about 33 ms there) sent to the worker at once, with its reference when already read: it is usually
     // the strongest candidate, and otherwise the check is kept for when that candidate is checked. The
     // other homographies are then fitted here (a few ms), so that the worker is free for it. Without
-    // the worker, or when the likely candidate's fit fails, the homographies are shared as before.
-    let early: Promise<{ outcome: DetailOutcome; ref: ReferenceDetail } | null> | null = null;
+    // the worker, or when the likely candidate's fit fails, the homographies are shared (every other one
+    // fitted in the worker).
     let fitted: PinFit[];
     const worker = this.detailWorker;
-    const likelyFit = worker && toFit.includes(likely) ? fitPinHomography(cv, points[likely]) : null;
+    const likelyFit = worker && toFit.includes(likely) ? fitPinHomography(cv, shortlist[likely].points) : null;
     if (worker && likelyFit?.H) {
-      const e = shortlist[likely].e;
+      const { e, arr } = shortlist[likely];
       const immediate = new Promise<null>((resolve) => setImmediate(() => resolve(null)));
       const ref = await Promise.race([this.detailOf(e), immediate]); // read already, or null: it is awaited in the check
-      early = runCheck(e, likelyFit.H, shortlist[likely].arr, worker, ref);
-      early.catch(() => undefined); // when it is not taken up; a failure surfaces where it is awaited
-      fitted = toFit.map((rank) => (rank === likely ? likelyFit : fitPinHomography(cv, points[rank])));
+      checks.startEarly(e, this.runCheck(p, e, likelyFit.H, arr, worker, ref));
+      fitted = toFit.map((rank) => (rank === likely ? likelyFit : fitPinHomography(cv, shortlist[rank].points)));
     } else {
       fitted = await this.shared(
-        toFit.map((rank) => points[rank]),
-        (p) => (p === points[likely] && likelyFit ? likelyFit : fitPinHomography(cv, p)),
+        toFit.map((rank) => shortlist[rank].points),
+        (c) => (c === shortlist[likely]?.points && likelyFit ? likelyFit : fitPinHomography(cv, c)),
         (w, items) => w.fitPins(items),
       );
     }
     const fitOf = new Map(toFit.map((rank, j) => [rank, fitted[j]]));
-    const verified: Verified[] = [];
-    shortlist.forEach((s, rank) => {
+    const verified = shortlist.map((s, rank): Candidate => {
       const fit = fitOf.get(rank);
-      const v = fit
-        ? verifyPairs(fit, s.arr, s.e, img.width, img.height)
-        : { matches: s.arr.length / 2, inliers: quick[rank], H: null, holes: undefined };
-      const one: Verified = { e: s.e, bow: s.votes, bowRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr };
-      if (rank === likely && early) started.set(one, early);
-      verified.push(one);
+      const v = fit ? verifyPairs(fit, s.arr, s.e, img.width, img.height) : { matches: s.arr.length / 2, inliers: s.quick, H: null, holes: undefined };
+      return { e: s.e, pinId: s.e.pinId, votes: s.votes, voteRank: rank, matches: v.matches, inliers: v.inliers, H: v.H, holes: v.holes, pairs: s.arr };
     });
     verified.sort((a, b) => b.inliers - a.inliers);
-    lap("verify");
+    p.lap("verify");
+    return verified;
+  }
 
-    // fine comparison for the strongest geometric candidates
+  /**
+   * Compare-details stage: the photo warped onto the thumbnails of the strongest candidates and
+   * compared in colour (the strongest is checked in detail on the second core meanwhile), and the pins
+   * whose colours come close (`plausibleRivals`) compared two by two where their references differ.
+   * The candidates with their colour evidence, the plausible ones and their duels.
+   */
+  private async compareDetails(
+    p: PhotoContext,
+    verified: Candidate[],
+    checks: DetailChecks,
+  ): Promise<{ candidates: Candidate[]; plausible: Candidate[]; duels: DuelOutcome<Candidate>[] }> {
+    const { cv, img } = p;
     const bestInl = verified[0]?.inliers ?? 0;
     const fine = verified.filter((v) => v.H && v.inliers >= MIN_INLIERS && v.inliers >= bestInl * 0.3).slice(0, FINE_MAX);
+    const colours = new Map<Candidate, Aligned>();
     if (fine.length > 0) {
       // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
       const thumbs = fine.map((v) => this.thumbOf(v.e));
       // and the strongest is checked in detail on the second core while the colours are compared: it is
       // usually the winner, or else the pin checked on its own when the winner is not accepted
-      if (this.detailWorker) detailFor(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
+      if (this.detailWorker) checks.detail(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
       else void this.detailOf(fine[0].e); // its full-resolution reference, read while the colours are compared
-      for (const p of thumbs) p.catch(() => undefined); // a failure surfaces where it is awaited
+      for (const t of thumbs) t.catch(() => undefined); // a failure surfaces where it is awaited
       for (const [k, v] of fine.entries()) {
         // between comparisons the event loop runs, so that the strongest candidate's reference, once
         // decoded, is handed to the worker at once rather than after the last comparison
@@ -772,265 +746,87 @@ export class VisualIndex {
         const thumb = await thumbs[k];
         if (!thumb) continue;
         const r = compareAligned(cv, img, v.H as number[], v.e, thumb);
-        if (!r) continue;
-        v.al = r;
-        v.resid = r.resid;
-        v.tileP90 = r.tileP90;
-        v.tileMax = r.tileMax;
-        v.localMax = r.localMax;
-        v.residTrim = r.residTrim;
+        if (r) colours.set(v, r);
       }
     }
-    lap("colour");
+    p.lap("colour");
+    const candidates = verified.map((v): Candidate => {
+      const al = colours.get(v);
+      return al ? { ...v, al, resid: al.resid, residTrim: al.residTrim, tileP90: al.tileP90, tileMax: al.tileMax, localMax: al.localMax } : v;
+    });
     // best aligned image per pin; pins that look alike duel on the pixels where their references differ
-    const alignedPins = new Map<string, Verified>();
-    for (const v of fine) {
+    const alignedPins = new Map<string, Candidate>();
+    for (const v of candidates) {
       if (!v.al) continue;
-      const cur = alignedPins.get(v.e.pinId);
-      if (!cur || (v.resid ?? 99) < (cur.resid ?? 99)) alignedPins.set(v.e.pinId, v);
+      const cur = alignedPins.get(v.pinId);
+      if (!cur || (v.resid ?? 99) < (cur.resid ?? 99)) alignedPins.set(v.pinId, v);
     }
     const plist = [...alignedPins.values()].sort((x, y) => (x.resid ?? 99) - (y.resid ?? 99));
-    const plausible = plausibleRivals(plist, (a, b) => !!lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e)));
-    const wins = new Map<Verified, number>();
-    const margin = new Map<Verified, number>();
-    const duelErr = new Map<Verified, number>();
-    for (const v of plausible) {
-      wins.set(v, 0);
-      margin.set(v, 1);
-      duelErr.set(v, 0);
-    }
-    const losses = new Map<Verified, number>();
-    // the pairs that no duel parted: too close to call, or look-alikes at one place with no pixels to compare
-    const unparted: [Verified, Verified][] = [];
-    const beaten: [Verified, Verified][] = []; // [winner, loser] of the duels that parted them
-    const samePlace = (A: Verified, Bv: Verified) => overlapShare(A.al as Aligned, Bv.al as Aligned) >= SAME_PLACE_SHARE;
-    const duels = plausible.flatMap((A, i) => plausible.slice(i + 1).map((Bv) => [A, Bv] as const));
-    // each duel aligns the two references (cached once done): with the worker, two pairs at a time
-    await this.alignPairs(cv, duels.map(([A, Bv]) => [A.e, Bv.e]));
-    lap("align");
-    for (const [A, Bv] of duels) {
-      const p = pairwise(cv, A.al as Aligned, Bv.al as Aligned, A.e, Bv.e, (e) => this.descriptorsOf(e));
-      if (p.area < PAIR_MIN_AREA) {
-        // nothing to compare: two pins found at different places in the photo (a photo of several pins)
-        // are no rivals; at the same place, their references agree there, and neither can be preferred
-        if (!samePlace(A, Bv)) continue;
-        margin.set(A, 0);
-        margin.set(Bv, 0);
-        unparted.push([A, Bv]);
-        continue;
-      }
-      const rel = (p.errB - p.errA) / Math.max(p.errA, p.errB, 1);
-      const w = rel >= 0 ? A : Bv;
-      const l = rel >= 0 ? Bv : A;
-      if (Math.abs(rel) < AMBIGUOUS_MARGIN) unparted.push([A, Bv]);
-      else beaten.push([w, l]);
-      wins.set(w, (wins.get(w) ?? 0) + 1);
-      losses.set(l, (losses.get(l) ?? 0) + 1);
-      margin.set(w, Math.min(margin.get(w) ?? 1, Math.abs(rel)));
-      margin.set(l, 0);
-      duelErr.set(w, Math.max(duelErr.get(w) ?? 0, Math.min(p.errA, p.errB)));
-    }
-    // the pins that lost no duel first, by their colour residual: pins found at different places in the
-    // photo never duel, and the one whose colours agree best comes first; then the others by duels won
-    const unbeaten = (v: Verified) => ((losses.get(v) ?? 0) === 0 ? 0 : 1);
-    const ordered = [...plausible].sort(
-      (x, y) =>
-        unbeaten(x) - unbeaten(y) ||
-        (unbeaten(x) === 0 ? 0 : (wins.get(y) ?? 0) - (wins.get(x) ?? 0)) ||
-        (x.resid ?? 99) - (y.resid ?? 99),
-    );
-    const winner = ordered[0];
-    lap("fine");
-    // full-resolution detail check of the winner
-    const d = winner ? await detailFor(winner) : undefined;
-    lap("detail");
+    const plausible = plausibleRivals(plist, (a, b) => !!this.pairs.lookAlike(cv, a.e, b.e));
+    const pairs = plausible.flatMap((a, i) => plausible.slice(i + 1).map((b) => [a, b] as const));
+    // each duel aligns the two references (kept once done): with the worker, two pairs at a time
+    await this.alignPairs(cv, pairs.map(([a, b]) => [a.e, b.e]));
+    p.lap("align");
+    const duels = pairs.map(([a, b]) => ({ a, b, ...pairwise(a.al as Aligned, b.al as Aligned, a.e, b.e, this.pairs.lookAlike(cv, a.e, b.e)) }));
+    return { candidates, plausible, duels };
+  }
 
-    // candidates: duel order first, then the remaining pins by geometric/colour score
-    const pinBest = new Map<string, Verified>();
-    for (const v of verified) {
-      const cur = pinBest.get(v.e.pinId);
-      if (!cur || pinScore(v) > pinScore(cur)) pinBest.set(v.e.pinId, v);
-    }
-    const rest = [...pinBest.values()]
-      .filter((v) => !ordered.some((o) => o.e.pinId === v.e.pinId))
-      .sort((x, y) => pinScore(y) - pinScore(x));
-    const all = [...ordered, ...rest];
-    let prev = 101;
-    const candidates = all.slice(0, limit).map((v) => {
-      const sc = Math.min(prev, Math.round(pinScore(v)));
-      prev = sc;
-      return { pinId: v.e.pinId, score: sc };
-    });
-    const unsure = () => candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
-    /**
-     * An "ambiguous" answer: the candidates, and among them the family to choose from: the favourite,
-     * its rivals found at its place (the pins whose colours came close enough to duel), and any pin it
-     * was not parted from (a duel too close to call, one it lost, or no pixels to compare). The other
-     * candidates are only similar (on the public set, 32 of the 37 ambiguous answers also show pins
-     * outside their family, mostly of other designs that share a template, which had all been offered
-     * as near-identical; the photo's own pin is in the family for 26 of the 28 known photos answered
-     * so, and for the other 2, whose colours or inliers fell short of a rival's, it is still shown).
-     */
-    const ambiguous = (): MatchResult => {
-      const kin = new Set<string>([winner.e.pinId]);
-      for (const v of plausible) if (v !== winner && samePlace(v, winner)) kin.add(v.e.pinId);
-      for (const [A, Bv] of unparted) if (A === winner || Bv === winner) kin.add((A === winner ? Bv : A).e.pinId);
-      for (const [w, l] of beaten) if (l === winner) kin.add(w.e.pinId);
-      const family = candidates.map((c) => c.pinId).filter((id) => kin.has(id));
-      return { best: null, candidates: unsure(), reason: "ambiguous", family: family.length > 1 ? family : candidates.map((c) => c.pinId), timings };
-    };
-    // no match: the closest pins are those with the most geometric evidence; once the colour
-    // comparison's favourite is rejected, its order is no better a guess (on the public set the photo's
-    // own pin came first among the suggestions for 65 of the 74 no-match photos that suggest it, in
-    // duel order for 54)
-    const closest = () => {
-      const most = new Map<string, Verified>();
-      for (const v of verified) {
-        const cur = most.get(v.e.pinId);
-        if (!cur || v.inliers > cur.inliers) most.set(v.e.pinId, v);
-      }
-      let top = 49;
-      return [...most.values()]
-        .sort((x, y) => y.inliers - x.inliers || pinScore(y) - pinScore(x))
-        .slice(0, limit)
-        .map((v) => {
-          top = Math.min(top, Math.round(pinScore(v)));
-          return { pinId: v.e.pinId, score: top };
-        });
-    };
-    // B's reference aligned onto A's (the same design), or null: cached once aligned, as the duels did
-    const lookAlikeOf = (a: Verified, b: Verified) => lookAlike(cv, a.e, b.e, (e) => this.descriptorsOf(e));
-    const decide = async (): Promise<MatchResult> => {
-      if (!winner) return { best: null, candidates: closest(), reason: "no_match", timings };
-      const resid = winner.resid ?? 99;
-      const allowed = allowedResid(winner.inliers);
-      // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
-      // tile by tile (survives glare, blur and lighting that upset the colour residual)
-      const colourOk = colourAccepts(winner, d);
-      const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
-      // the colour check can favour a pin with little geometric evidence over one with much more (glare
-      // or lighting raise the latter's residual, or the favourite was found on another pin of the photo);
-      // when the favoured pin is not accepted, the pin with the most inliers, unless it is the favourite or
-      // a plausible pin at the favourite's place (one it duelled with), is checked in detail on its own
-      const noMatch = async (): Promise<MatchResult> => {
-        const g = verified[0];
-        const rival = plausible.find((p) => p.e.pinId === g?.e.pinId);
-        if (g?.H && (!rival || (rival !== winner && !samePlace(rival, winner))) && g.inliers >= DETAIL_MIN_INLIERS) {
-          const dg = await detailFor(g);
-          lap("fallback");
-          if (dg && detailAccepts(dg) && !detailVetoes(dg)) {
-            return this.accept(g, g.resid ?? 99, allowedResid(g.inliers), 1, candidates, limit, timings);
-          }
-        }
-        return { best: null, candidates: closest(), reason: "no_match", timings };
-      };
-      if (!colourOk && !detailOk) return noMatch();
-      // look-alikes may print another year or team name: each is checked in detail and their differing
-      // letters are compared with the photo (a pin that is no look-alike of another has no letters to
-      // compare, and is not checked); the look-alike whose letters the photo shows, if its detail agrees
-      const byLetters = async (refused?: Verified): Promise<MatchResult | null> => {
+  /** What the decision may ask of the photo beyond the recorded evidence (decision.server.ts). */
+  private probes(p: PhotoContext, tally: DuelTally<Candidate>, scored: Scored<Candidate>, checks: DetailChecks, samePlace: (a: Candidate, b: Candidate) => boolean): DecisionProbes<Candidate> {
+    const { cv } = p;
+    const { plausible } = tally;
+    const winner = scored.winner;
+    // B's reference aligned onto A's (the same design), or null: kept once aligned, as the duels did
+    const lookAlikeOf = (a: Candidate, b: Candidate) => this.pairs.lookAlike(cv, a.e, b.e);
+    return {
+      samePlace,
+      lap: p.lap,
+      detail: (v) => checks.detail(v),
+      readLetters: async () => {
         await this.alignPairs(cv, plausible.flatMap((a) => plausible.filter((b) => b !== a).map((b) => [a.e, b.e] as const)));
         const others = plausible.filter((v) => v !== winner && plausible.some((o) => o !== v && lookAlikeOf(v, o) && lookAlikeOf(o, v)));
-        lap("alike");
+        p.lap("alike");
         // their references are read and decoded (by sharp, off the main thread) at once, and they are
         // checked two at a time: every other one on the second core
         for (const v of others) void this.detailOf(v.e);
-        await Promise.all(others.map((v, k) => detailFor(v, k % 2 === 0)));
-        lap("othersDetail");
-        const read = readLetters(cv, ordered, warps, lookAlikeOf);
-        lap("letters");
-        const dv = read && warps.get(read.v)?.d;
-        if (read && read.v !== refused && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
-          return this.accept(read.v, read.v.resid ?? 99, allowedResid(read.v.inliers), read.margin, candidates, limit, timings);
-        }
-        return null;
-      };
-      const m = plausible.length > 1 ? (margin.get(winner) ?? 0) : 1;
-      // look-alikes that the colours cannot tell apart
-      if (plausible.length > 1 && m < AMBIGUOUS_MARGIN) return (await byLetters()) ?? ambiguous();
-      if (!detailOk && (duelErr.get(winner) ?? 0) > DUEL_ERR_MAX) return noMatch();
-      // the colours' favourite whose letters differ from the photo's may be another year of a look-alike
-      // that prints the photo's: the few pixels of a digit, at thumbnail size, can favour the wrong year by
-      // far (three known photos of the public set), and its letters then tell. The favourite itself stays
-      // refused even when its letters beat the look-alike's: they are compared only where the two differ,
-      // and the letter that refused it may be where another year, not in the catalogue, differs
-      const lettersOrNoMatch = async () => (plausible.length > 1 && (await byLetters(winner))) || noMatch();
-      // a patch of lettering (or a large share of the pin) that is not close to the reference: most
-      // likely another team name or year of the same design, which is not in the catalogue; unless the
-      // colours agree, the disagreement is spread over the pin and its lettering was read and agrees
-      // (`photoDamage`): it is then the photo's own (glare, blur, a spinner), not another name or year
-      if (d && detailVetoes(d) && !(colourOk && photoDamage(d))) return lettersOrNoMatch();
-      // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
-      // same design: the references align) that differs from it in a year or an age group was found at
-      // its place: between years of one design, it may be the digit that tells them apart. A look-alike
-      // that prints another team name differs in more letters than YEAR_LETTERS, and those the photo
-      // shows as the pin's own. (Each pair is looked up the way its duel aligned it.)
-      // (when a reference cannot be read, the look-alike counts as a year apart)
-      const yearApart = async (o: Verified): Promise<boolean> => {
-        const [a, b] = plausible.indexOf(o) < plausible.indexOf(winner) ? [o, winner] : [winner, o];
+        await Promise.all(others.map((v, k) => checks.detail(v, k % 2 === 0)));
+        p.lap("othersDetail");
+        const read = readLetters(cv, scored.ordered, (v) => checks.checkedOf(v), lookAlikeOf);
+        p.lap("letters");
+        return read && { ...read, d: checks.checkedOf(read.v)?.d };
+      },
+      // (each pair is looked up the way its duel aligned it; when a reference cannot be read, the
+      // look-alike counts as a year apart)
+      yearApart: async (o, w) => {
+        const [a, b] = plausible.indexOf(o) < plausible.indexOf(w) ? [o, w] : [w, o];
         const hBA = lookAlikeOf(a, b);
         if (!hBA) return false;
         const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
         return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
-      };
-      /** A look-alike a year apart from the winner, found at its place in the photo. */
-      const yearApartHere = async (o: Verified) => o !== winner && samePlace(o, winner) && (await yearApart(o));
-      if (d && d.wrongLetters > 0) {
-        for (const o of plausible) if (await yearApartHere(o)) return lettersOrNoMatch();
-      }
-      // a look-alike a year apart found at the winner's place: the winner's letters may all pass (the
-      // photo's 6 correlates 0.90 with the 8 of another year of a condensed font, and the thumbnails'
-      // duel favoured that year), so their differing letters are compared with the photo in the
-      // winner's frame; when the photo leans to the look-alike's, all are compared as for look-alikes
-      // the colours cannot tell apart, and the one whose letters the photo shows is named instead (two
-      // public photos of a 2016 pin were named 2018). The first comparison costs a few ms; the second
-      // checks every look-alike in detail
-      const checked = warps.get(winner);
-      if (d && checked) {
-        for (const o of plausible) {
-          if (!(await yearApartHere(o))) continue;
-          const hOW = lookAlikeOf(winner, o);
-          const refO = hOW && (await this.detailOf(o.e));
-          if (!hOW || !refO) continue;
-          const lean = letterDuel(cv, checked.warped, checked.valid, checked.ref, refO, hOW, checked.d.sigma);
-          if (lean.letters === 0 || lean.score >= 0) continue;
-          const read = await byLetters();
-          if (read?.best && read.best.pinId !== winner.e.pinId) return read;
-          break;
-        }
-      }
-      return this.accept(winner, resid, allowed, plausible.length > 1 ? m : 1, candidates, limit, timings);
+      },
+      letterLean: async (w, o) => {
+        const checked = checks.checkedOf(w);
+        if (!checked) return null;
+        const hOW = lookAlikeOf(w, o);
+        const refO = hOW && (await this.detailOf(o.e));
+        if (!hOW || !refO) return null;
+        return letterDuel(cv, checked.warped, checked.valid, checked.ref, refO, hOW, checked.d.sigma);
+      },
     };
-    const result = await decide();
-    // the benchmark's diagnostics (`--trace`), with the detail check of every candidate that had one
-    if (opts?.debug) {
-      for (const v of verified) {
-        const dv = warps.get(v)?.d;
-        opts.debug.push({
-          imageId: v.e.imageId,
-          pinId: v.e.pinId,
-          bow: v.bow,
-          bowRank: v.bowRank,
-          matches: v.matches,
-          inliers: v.inliers,
-          resid: v.resid,
-          tileP90: v.tileP90,
-          tileMax: v.tileMax,
-          localMax: v.localMax,
-          wins: wins.get(v),
-          margin: margin.get(v),
-          duelErr: duelErr.get(v),
-          losses: losses.get(v),
-          winner: v === winner,
-          holes: v.holes,
-          residTrim: v.residTrim,
-          ...(dv
-            ? { dTiles: dv.tiles, dMismatch: dv.mismatch, dCluster: dv.cluster, dMedian: dv.median, dSigma: dv.sigma, dNotClose: dv.notClose, dNotCloseCluster: dv.notCloseCluster, dLetters: dv.wrongLetters, dLineEnd: dv.lineEndLetters, dRead: dv.lettersRead, dHighlights: dv.highlights }
-            : {}),
-        });
-      }
-    }
-    return result;
+  }
+
+  /** A detail check of reference `e` under homography H, with `ref` once read; in the worker when given one. */
+  private async runCheck(p: PhotoContext, e: Entry, H: number[], pairs: number[], worker: DetailWorker | null, ref: ReferenceDetail | null = null): Promise<CheckRun | null> {
+    const { cv, img, gray, orb } = p;
+    ref ??= await this.detailOf(e);
+    if (!ref) return null;
+    // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
+    // out may agree on a second motion; tiles that do not match under the first get a second chance
+    // letters printed in a colour as light as the enamel behind them are read on the reference's tint
+    const tint = ref.tinted ? projectTint(img, ref.tinted.tint) : undefined;
+    const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint };
+    const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
+    return { outcome, ref };
   }
 
   /**
@@ -1051,36 +847,33 @@ export class VisualIndex {
    * its second, and a descriptor of a soft photo often falls in the word beside its match's. The
    * STRONGEST_EXHAUSTIVE images with the most inliers are then matched with every photo descriptor
    * (ratioMatches, about 4 ms an image; the second in the worker), and their inliers counted again; the
-   * correspondences that count more replace the vote's (`shortlist`, `points` and `quick` are updated in
-   * place). Engine alone on the public set: top-1 83.7 -> 85.2% at 300 pins, 80.2 -> 83.5% at 5,000
-   * ("Figures"). So are the `mostVoted` images that their quick count left out of the shortlist: one
-   * takes the place of the weakest when it then counts more (`shortlistPlace`; top-4 96.8 -> 97.0% at
-   * 300 pins, 93.3 -> 93.7% at 5,000). A reference cut out of a photo was matched so already
-   * (PHOTO_EXHAUSTIVE).
+   * correspondences that count more replace the vote's. Engine alone on the public set: top-1 83.7 ->
+   * 85.2% at 300 pins, 80.2 -> 83.5% at 5,000 ("Figures"). So are the `mostVoted` images that their
+   * quick count left out of the shortlist: one takes the place of the weakest when it then counts more
+   * (`shortlistPlace`; top-4 96.8 -> 97.0% at 300 pins, 93.3 -> 93.7% at 5,000). A reference cut out of
+   * a photo was matched so already (PHOTO_EXHAUSTIVE). Returns the shortlist so changed.
    */
-  private async matchStrongest<S extends { e: Entry; arr: number[] }>(
-    qDesc: Uint32Array,
-    qPoints: Float32Array,
-    shortlist: S[],
-    points: Correspondences[],
-    quick: number[],
-    countQuick: (items: (Correspondences & { iters: number })[]) => Promise<number[]>,
-    mostVoted: S[],
-  ): Promise<void> {
+  private async matchStrongest(qDesc: Uint32Array, qPoints: Float32Array, listed: Shortlisted[], mostVoted: Voted[]): Promise<Shortlisted[]> {
+    const shortlist = [...listed];
+    const quick = shortlist.map((s) => s.quick);
     const strongest = quick
       .map((_, rank) => rank)
       .sort((x, y) => quick[y] - quick[x] || x - y)
       .slice(0, STRONGEST_EXHAUSTIVE)
       .filter((rank) => !shortlist[rank].e.photo);
     const outside = mostVoted.filter((r) => !r.e.photo && !shortlist.some((s) => s.e === r.e));
-    if (strongest.length + outside.length === 0) return;
+    if (strongest.length + outside.length === 0) return shortlist;
     const found = await this.matchAll(qDesc, [...strongest.map((rank) => shortlist[rank].e), ...outside.map((r) => r.e)]);
-    const matched = [...strongest.map((rank) => shortlist[rank]), ...outside].map((s, k) => ({ ...s, arr: found[k] }));
-    const matchedPoints = matched.map((m) => pairPoints(m.arr, qPoints, m.e));
-    const counts = await countQuick(matchedPoints.map((p) => ({ ...p, iters: STRONGEST_ITERS })));
+    const matched = [...strongest.map((rank) => shortlist[rank]), ...outside].map((s, k) => ({
+      e: s.e,
+      slot: s.slot,
+      votes: s.votes,
+      arr: found[k],
+      points: pairPoints(found[k], qPoints, s.e),
+    }));
+    const counts = await this.countQuick(matched.map((m) => ({ ...m.points, iters: STRONGEST_ITERS })));
     const put = (place: number, k: number) => {
-      shortlist[place] = matched[k];
-      points[place] = matchedPoints[k];
+      shortlist[place] = { ...matched[k], quick: counts[k] };
       quick[place] = counts[k];
     };
     // fewer: the vote's kept (RANSAC's count is random near noise level, and the right pin of a photo
@@ -1093,10 +886,11 @@ export class VisualIndex {
       const place = shortlistPlace(quick, counts[k], SHORTLIST_IMAGES);
       if (place >= 0) put(place, k);
     });
+    return shortlist;
   }
 
   /**
-   * Aligns the pairs of references (B onto A, each pair once in the list) that are not cached yet, so
+   * Aligns the pairs of references (B onto A, each pair once in the list) that are not aligned yet, so
    * that `lookAlike` finds them ready: with the worker, it takes pairs from the end of the list while
    * this thread takes them from the start, until none is left (the worker may still be busy with a
    * detail check when they are asked for). Both threads compute the same homography. Without the
@@ -1104,36 +898,20 @@ export class VisualIndex {
    */
   private async alignPairs(cv: CV, pairs: (readonly [Entry, Entry])[]): Promise<void> {
     const worker = this.detailWorker;
-    const todo = pairs.filter(([a, b]) => !refPairCache.has(pairKey(a, b)));
+    const todo = pairs.filter(([a, b]) => !this.pairs.has(a, b));
     if (!worker || todo.length < 2) return;
-    const descriptorsOf = (e: Entry) => this.descriptorsOf(e);
     const inWorker = async (): Promise<void> => {
       for (let next = todo.pop(); next; next = todo.pop()) {
         const [a, b] = next;
-        cachePair(a, b, await worker.pairHomography(referencePair(a, b, descriptorsOf)));
+        this.pairs.set(a, b, await worker.pairHomography(this.pairs.pair(a, b)));
       }
     };
     const shared = inWorker().catch(() => undefined); // what it did not align, lookAlike aligns when needed
     for (let next = todo.shift(); next; next = todo.shift()) {
-      lookAlike(cv, next[0], next[1], descriptorsOf);
+      this.pairs.lookAlike(cv, next[0], next[1]);
       await new Promise((resolve) => setImmediate(resolve)); // the worker's answer is read, and its next pair sent
     }
     await shared;
-  }
-
-  private accept(
-    winner: { e: Entry; inliers: number },
-    resid: number,
-    allowed: number,
-    m: number,
-    candidates: { pinId: string; score: number }[],
-    limit: number,
-    timings: Record<string, number>,
-  ): MatchResult {
-    const confidence = calibratedConfidence(winner.inliers, resid, allowed, m);
-    const out = candidates.filter((c) => c.pinId !== winner.e.pinId).map((c) => ({ pinId: c.pinId, score: Math.min(c.score, confidence - 1) }));
-    out.unshift({ pinId: winner.e.pinId, score: confidence });
-    return { best: { pinId: winner.e.pinId, confidence }, candidates: out.slice(0, limit), reason: "match", timings };
   }
 }
 
@@ -1148,169 +926,49 @@ export function shortlistPlace(quick: number[], count: number, capacity: number)
   return count > quick[weakest] ? weakest : -1;
 }
 
-/** A pin counts this share of the strongest pin's inliers to rival it in the colour duels... */
-const RIVAL_INLIERS = 0.4;
-
 /**
- * The pins whose aligned colours (`resid`) rival the best (sorted by resid, as `aligned` is given), at
- * most four. A pin with fewer than RIVAL_INLIERS of the strongest's inliers is no rival, unless the
- * strongest's own colours are not the photo's and the pin is its look-alike (`lookAlike`: the references
- * align). A colour variant shares every feature of the design, and the one whose colours the photo shows
- * may count a third of the other's inliers (the die lines stand out better on a dark enamel): one public
- * photo was answered no match so. Between look-alikes whose colours both agree the bar stays: one found
- * with few inliers more often ties the duels than tells them apart (three photos at 5,000 pins).
+ * The detail checks of one photo's candidates, each started once (on the second core, or here) and
+ * kept with the photo warped onto the reference for the letter comparison of look-alikes. A check
+ * may be started before its candidate is verified (`startEarly`): it is taken up when that candidate
+ * is checked.
  */
-export function plausibleRivals<V extends { inliers: number; resid?: number }>(aligned: V[], lookAlike: (strongest: V, v: V) => boolean): V[] {
-  const r0 = aligned[0]?.resid ?? 99;
-  const i0 = Math.max(0, ...aligned.map((v) => v.inliers));
-  const close = (v: V) => (v.resid ?? 99) <= r0 * PLAUSIBLE_FACTOR + PLAUSIBLE_ADD;
-  const strongest = aligned.find((v) => v.inliers === i0);
-  const offColour = !!strongest && !close(strongest);
-  // (the strongest itself, off colour, is not close: it never reaches `rival`)
-  const rival = (v: V) => v.inliers >= i0 * RIVAL_INLIERS || (offColour && lookAlike(strongest as V, v));
-  return aligned.filter((v) => close(v) && rival(v)).slice(0, 4);
-}
+class DetailChecks {
+  private results = new Map<string, Promise<DetailResult | undefined>>();
+  private checked = new Map<string, Checked>();
+  private started = new Map<string, Promise<CheckRun | null>>();
 
-/** A candidate checked in detail: the photo warped onto its reference, the reference, and the result. */
-interface Checked {
-  warped: Uint8Array;
-  valid: Uint8Array;
-  ref: ReferenceDetail;
-  d: DetailResult;
-}
+  constructor(
+    private readonly check: (e: Entry, H: number[], pairs: number[], worker: DetailWorker | null, ref?: ReferenceDetail | null) => Promise<CheckRun | null>,
+    private readonly worker: DetailWorker | null,
+  ) {}
 
-/**
- * A look-alike's letters beat another's when the photo correlates this much better with them (summed over
- * the letters, in both frames)... Two years whose differing digits look alike (a 3 and a 2, a 4 and a 6)
- * differ by little even in a sharp photo: on the public set a right year won by 0.065 where 0.1 was asked
- * (another by 0.036), while the one wrong year that won (its photo's year was not among the candidates)
- * did so by 0.24: a wider margin would not have kept it out. At 5,000 pins no answer changed.
- */
-const LETTERS_MARGIN = 0.05;
-/** ... and correlates at least this well with them on average (a blurred photo correlates with neither)... */
-const LETTERS_MIN_NCC = 0.7;
-/**
- * ... and not more than this below the letters the two print alike: a year that is in neither (a 7 under
- * a 9 and an 8) still correlates better with one of them, but less than the rest of the lettering does.
- */
-const LETTERS_BELOW_ALIKE = 0.15;
-
-/**
- * Among look-alike pins that the colour duel could not separate, the one whose lettering the photo shows:
- * against every other look-alike, letter by letter in both frames (its letters that the other prints
- * otherwise, and the other's that it prints otherwise), the photo correlates better with its letters by
- * LETTERS_MARGIN. Look-alikes printed alike (a year that is not on the pin, a colour variant) leave no
- * letter to compare: they stay for the user to choose. Returns the pin and its smallest margin.
- */
-function readLetters<V>(
-  cv: CV,
-  candidates: V[],
-  checked: Map<V, Checked>,
-  lookAlikeOf: (a: V, b: V) => number[] | null,
-): { v: V; margin: number } | null {
-  const done = new Map<V, Map<V, LetterDuel | null>>();
-  const duel = (a: V, b: V) => {
-    const row = done.get(a) ?? new Map<V, LetterDuel | null>();
-    done.set(a, row);
-    if (!row.has(b)) {
-      const A = checked.get(a), B = checked.get(b), hBA = lookAlikeOf(a, b);
-      row.set(b, A && B && hBA ? letterDuel(cv, A.warped, A.valid, A.ref, B.ref, hBA, A.d.sigma) : null);
-    }
-    return row.get(b) ?? null;
-  };
-  for (const x of candidates) {
-    let margin = Infinity;
-    let beaten = false;
-    for (const y of candidates) {
-      if (y === x) continue;
-      const xy = duel(x, y), yx = duel(y, x);
-      if (!xy || !yx) continue; // not look-alikes: the colours told them apart
-      const s = xy.score - yx.score;
-      const unlike = xy.letters > 0 && (xy.meanA < LETTERS_MIN_NCC || (xy.alike >= 0 && xy.meanA < xy.alike - LETTERS_BELOW_ALIKE));
-      if (xy.letters + yx.letters === 0 || s <= LETTERS_MARGIN || unlike) {
-        beaten = true;
-        break;
-      }
-      margin = Math.min(margin, s);
-    }
-    if (!beaten && Number.isFinite(margin)) return { v: x, margin };
+  startEarly(e: Entry, run: Promise<CheckRun | null>): void {
+    run.catch(() => undefined); // when it is not taken up; a failure surfaces where it is awaited
+    this.started.set(entryKey(e), run);
   }
-  return null;
-}
 
-/** The aligned colour residual the acceptance rule allows at this many inliers. */
-function allowedResid(inliers: number): number {
-  return ACCEPT_RESID + ACCEPT_RESID_PER_INLIER * (inliers - ACCEPT_INLIERS);
-}
+  /** The candidate's detail check (undefined: no homography, or its reference cannot be read); in the worker when `inWorker`. */
+  detail(v: { e: Entry; H: number[] | null; pairs: number[] }, inWorker = false): Promise<DetailResult | undefined> {
+    const key = entryKey(v.e);
+    let p = this.results.get(key);
+    if (!p) {
+      const run = this.started.get(key) ?? (v.H ? this.check(v.e, v.H, v.pairs, inWorker ? this.worker : null) : null);
+      p = run
+        ? run.then((c) => {
+            if (!c) return undefined;
+            this.checked.set(key, { warped: c.outcome.warped, valid: c.outcome.valid, ref: c.ref, d: c.outcome.d });
+            return c.outcome.d;
+          })
+        : Promise.resolve(undefined);
+      this.results.set(key, p);
+    }
+    return p;
+  }
 
-/** Enough textured tiles compared, few of them disagreeing, and no larger patch of disagreement. */
-function detailAccepts(d: DetailResult): boolean {
-  return d.tiles >= DETAIL_MIN_TILES && d.mismatch <= DETAIL_MAX_MISMATCH && d.cluster <= DETAIL_MAX_CLUSTER;
-}
-
-/**
- * A patch of lettering (or a large share of the pin) that is not close to the reference, or letters that
- * differ: a digit at the end of a line (another year), or several (another name).
- */
-function detailVetoes(d: DetailResult): boolean {
-  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || lettersRefuse(d);
-}
-
-/** Letters that refuse the pin: a digit at the end of a line (another year), or several (another name). */
-function lettersRefuse(d: DetailResult): boolean {
-  return d.wrongLetters >= LETTERS_VETO || d.lineEndLetters > 0;
-}
-
-/**
- * The detail check's disagreement is the photo's own damage, not another team name or year: it is spread
- * over the pin (tiles that are not close on at least DAMAGE_SPREAD of it; glare, motion blur or a soft
- * corner leave a third of the tiles apart, where the letters of another name or year leave a patch the
- * size of a line), the pin's design still shows through it (tiles that do not correlate at all on at most
- * DETAIL_VETO_SHARE of it), enough textured tiles were compared, at least LETTERS_READ_MIN of the
- * reference's letters and digits were compared one by one, and none of them refuses the pin
- * (`lettersRefuse`). On the public set, the favourites refused by the patch rule alone while their colours
- * agreed were those of 10 photos, all of the right pin (8 of them meet this, the other two had 0 and 4
- * letters read): top-1 85.2 -> 86.5%, no false match more. At 5,000 pins two unknown photos were such
- * favourites: a look-alike whose letters missed the difference, with not-close tiles on a fifth of the
- * pin, and a novel pin whose tiles did not correlate at all on 57% of it; neither meets this.
- */
-function photoDamage(d: DetailResult): boolean {
-  return (
-    d.notClose >= DAMAGE_SPREAD &&
-    d.mismatch <= DETAIL_VETO_SHARE &&
-    d.tiles >= DETAIL_MIN_TILES &&
-    d.lettersRead >= LETTERS_READ_MIN &&
-    !lettersRefuse(d)
-  );
-}
-
-/** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
-function highlighted(d: DetailResult): boolean {
-  return d.highlights >= HIGHLIGHT_SHARE && d.highlights <= HIGHLIGHT_SHARE_MAX;
-}
-
-/**
- * The aligned colours agree; with highlights on the pin (its detail check `d`), those of its best 75% of
- * pixels will do: the reflections' share of the residual is not the pin's colour.
- */
-function colourAccepts(v: { inliers: number; resid?: number; residTrim?: number }, d: DetailResult | undefined): boolean {
-  if (v.inliers < ACCEPT_INLIERS) return false;
-  const allowed = allowedResid(v.inliers);
-  return (v.resid ?? 99) <= allowed || (!!d && highlighted(d) && (v.residTrim ?? 99) <= allowed);
-}
-
-/** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
-function calibratedConfidence(inliers: number, resid: number, allowed: number, margin: number): number {
-  const g = Math.min(1, (inliers - ACCEPT_INLIERS) / 80);
-  const f = Math.max(0, Math.min(1, (allowed - resid) / Math.max(allowed, 1)));
-  const d = Math.min(1, margin / 0.5);
-  return Math.max(50, Math.min(99, Math.round(50 + 49 * (0.4 * g + 0.4 * f + 0.2 * d))));
-}
-
-function pinScore(v: { inliers: number; resid?: number }): number {
-  const g = Math.min(1, v.inliers / 60);
-  const f = v.resid === undefined ? 0.3 : Math.max(0, 1 - v.resid / 40);
-  return 100 * (0.4 * g + 0.6 * f);
+  /** The candidate as checked in detail, once its check has ended. */
+  checkedOf(v: { e: Entry }): Checked | undefined {
+    return this.checked.get(entryKey(v.e));
+  }
 }
 
 /**
@@ -1374,293 +1032,3 @@ function verifyPairs(
   return { matches: m, inliers: inl, H: fit.H, holes: coverageHoles(e, fit.H, inlierRef, qW, qH) };
 }
 
-interface Aligned {
-  W: number;
-  H: number;
-  M: number[]; // query -> thumbnail frame
-  q: Uint8Array; // blurred warped query RGB
-  r: Uint8Array; // blurred reference RGB
-  mask: Uint8Array; // 1 = inside pin and inside photo
-  a: number[];
-  b: number[];
-  resid: number;
-  residTrim: number;
-  tileP90: number;
-  tileMax: number;
-  localMax: number; // worst tile after a per-tile colour fit (text / art differences survive, lighting does not)
-}
-
-/** Per channel, over the selected pixels: sums of reference, photo, reference squared and their product. */
-function channelSums(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { n: number; sr: number[]; sq: number[]; srr: number[]; srq: number[] } {
-  // one local per sum (a small array's elements cost a load and a store each): sums of bytes and of
-  // their products, exact in any order
-  let n = 0, r0 = 0, r1 = 0, r2 = 0, q0 = 0, q1 = 0, q2 = 0, rr0 = 0, rr1 = 0, rr2 = 0, rq0 = 0, rq1 = 0, rq2 = 0;
-  for (let i = 0, j = 0; i < sel.length; i++, j += 3) {
-    if (!sel[i]) continue;
-    n++;
-    const a0 = r[j], a1 = r[j + 1], a2 = r[j + 2], b0 = q[j], b1 = q[j + 1], b2 = q[j + 2];
-    r0 += a0; r1 += a1; r2 += a2;
-    q0 += b0; q1 += b1; q2 += b2;
-    rr0 += a0 * a0; rr1 += a1 * a1; rr2 += a2 * a2;
-    rq0 += a0 * b0; rq1 += a1 * b1; rq2 += a2 * b2;
-  }
-  return { n, sr: [r0, r1, r2], sq: [q0, q1, q2], srr: [rr0, rr1, rr2], srq: [rq0, rq1, rq2] };
-}
-
-/**
- * The photo's light on a reference: a gain per channel and one offset shared by the three (flare and
- * a lifted black level add about as much to each), least squares over the selected pixels; null with
- * fewer than PAIR_MIN_FIT of them.
- */
-function fitLight(q: Uint8Array, r: Uint8Array, sel: Uint8Array): { a: number[]; b: number[] } | null {
-  const { n, sr, sq, srr, srq } = channelSums(q, r, sel);
-  if (n < PAIR_MIN_FIT) return null;
-  // a_c = (srq_c - k sr_c) / srr_c for each channel, and k from the offset's own equation
-  let den = 3 * n, num = 0;
-  for (let c = 0; c < 3; c++) {
-    if (srr[c] <= 0) return null;
-    den -= (sr[c] * sr[c]) / srr[c];
-    num += sq[c] - (srq[c] * sr[c]) / srr[c];
-  }
-  const k = Math.abs(den) > 1e-6 ? num / den : 0;
-  const a = [0, 1, 2].map((c) => Math.max(0.3, Math.min(3, (srq[c] - k * sr[c]) / srr[c])));
-  return { a, b: [k, k, k] };
-}
-
-/** The photo's light on a reference: a gain and an offset per channel, least squares over the mask. */
-function fitGains(q: Uint8Array, r: Uint8Array, mask: Uint8Array): { a: number[]; b: number[]; n: number } {
-  const { n: cnt, sr, sq, srr, srq } = channelSums(q, r, mask);
-  const a = [1, 1, 1], b = [0, 0, 0];
-  if (cnt < 2) return { a, b, n: cnt };
-  for (let c = 0; c < 3; c++) {
-    const mr = sr[c] / cnt, mq = sq[c] / cnt;
-    const vr = srr[c] / cnt - mr * mr;
-    const cov = srq[c] / cnt - mr * mq;
-    a[c] = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1;
-    b[c] = mq - a[c] * mr;
-  }
-  return { a, b, n: cnt };
-}
-
-function compareAligned(
-  cv: CV,
-  photo: RawImage,
-  H: number[],
-  e: Entry,
-  thumb: Thumb,
-): Aligned | null {
-  const W = thumb.width, Hh = thumb.height;
-  const s = W / e.width;
-  const M = [H[0] * s, H[1] * s, H[2] * s, H[3] * s, H[4] * s, H[5] * s, H[6], H[7], H[8]];
-  // the photo warped onto the thumbnail, and where it covers it (all of it when the whole frame comes
-  // from inside the photo): OpenCV's bilinear warp, byte for byte (warp.server.ts)
-  const inside = frameInsidePhoto(M, W, Hh, photo.width, photo.height);
-  // (on and about the pin only: the softened photo is read on the pin alone, here and by `pairwise`)
-  const warped = warpPerspective({ data: photo.data, width: photo.width, height: photo.height, channels: 3 }, M, W, Hh, inside ? undefined : "cover", thumb.around);
-  // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
-  const soften = { channels: 3, size: 5, border: "reflect101" } as const;
-  const n = W * Hh;
-  const qd = gaussianBlur(cv, warped.pixels, W, Hh, 1.2, soften), rd = gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften);
-  const vm = warped.nearest, hm = thumb.pin;
-  const mask = new Uint8Array(n);
-  let cnt = 0;
-  for (let i = 0; i < n; i++) if (hm[i] && (!vm || vm[i] === 255)) { mask[i] = 1; cnt++; }
-  if (cnt < 200) return null;
-  const { a, b } = fitGains(qd, rd, mask);
-  // one pass over the pin: global residual, its histogram (trimmed mean), and per 8x8 tile the residual
-  // and the sums of a tile's own gain/offset fit; a second pass applies the tile fits
-  const G = 8, T = G * G;
-  const tileX = new Int32Array(W);
-  for (let x = 0; x < W; x++) tileX[x] = Math.min(G - 1, Math.floor((x / W) * G));
-  const tileCnt = new Int32Array(T), tileSum = new Float64Array(T);
-  const tileStats = new Float64Array(T * 12); // per tile and channel: sum r, sum q, sum r*r, sum r*q
-  const hist = new Int32Array(256);
-  let tot = 0;
-  // (the channels written out, the gains in locals: the same sums in the same order)
-  const [a0, a1, a2] = a, [b0, b1, b2] = b;
-  for (let y = 0; y < Hh; y++) {
-    const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
-    for (let x = 0, i = y * W; x < W; x++, i++) {
-      if (!mask[i]) continue;
-      const t = ty * G + tileX[x];
-      const j = i * 3;
-      const rv0 = rd[j], rv1 = rd[j + 1], rv2 = rd[j + 2], qv0 = qd[j], qv1 = qd[j + 1], qv2 = qd[j + 2];
-      let r = Math.abs(qv0 - (a0 * rv0 + b0));
-      r += Math.abs(qv1 - (a1 * rv1 + b1));
-      r += Math.abs(qv2 - (a2 * rv2 + b2));
-      const o = t * 12;
-      tileStats[o] += rv0;
-      tileStats[o + 1] += qv0;
-      tileStats[o + 2] += rv0 * rv0;
-      tileStats[o + 3] += rv0 * qv0;
-      tileStats[o + 4] += rv1;
-      tileStats[o + 5] += qv1;
-      tileStats[o + 6] += rv1 * rv1;
-      tileStats[o + 7] += rv1 * qv1;
-      tileStats[o + 8] += rv2;
-      tileStats[o + 9] += qv2;
-      tileStats[o + 10] += rv2 * rv2;
-      tileStats[o + 11] += rv2 * qv2;
-      hist[Math.min(255, Math.round(r / 3))]++;
-      r /= 3;
-      tot += r;
-      tileSum[t] += r;
-      tileCnt[t]++;
-    }
-  }
-  // trimmed residual: mean of the best 75% of pixels (glare and dangling parts affect a minority)
-  let keep = Math.floor(cnt * 0.75), sumT = 0, nT = 0;
-  for (let v = 0; v < 256 && keep > 0; v++) {
-    const take = Math.min(keep, hist[v]);
-    sumT += take * v;
-    nT += take;
-    keep -= take;
-  }
-  const residTrim = nT ? sumT / nT : 99;
-  const tiles: number[] = [];
-  const tileGain = new Float64Array(T * 6); // per tile: a0..a2, b0..b2 of its own fit
-  for (let t = 0; t < T; t++) {
-    if (tileCnt[t] < 300) continue;
-    tiles.push(tileSum[t] / tileCnt[t]);
-    for (let c = 0; c < 3; c++) {
-      const o = t * 12 + c * 4, n = tileCnt[t];
-      const mr = tileStats[o] / n, mq = tileStats[o + 1] / n;
-      const vr = tileStats[o + 2] / n - mr * mr;
-      const cov = tileStats[o + 3] / n - mr * mq;
-      const ga = vr > 25 ? Math.max(0.3, Math.min(3, cov / vr)) : 1; // as fitGains
-      tileGain[t * 6 + c] = ga;
-      tileGain[t * 6 + 3 + c] = mq - ga * mr;
-    }
-  }
-  const localSum = new Float64Array(T);
-  for (let y = 0; y < Hh; y++) {
-    const ty = Math.min(G - 1, Math.floor((y / Hh) * G));
-    for (let x = 0, i = y * W; x < W; x++, i++) {
-      const t = ty * G + tileX[x];
-      if (!mask[i] || tileCnt[t] < 300) continue;
-      const j = i * 3, g = t * 6;
-      let sum = localSum[t];
-      sum += Math.abs(qd[j] - (tileGain[g] * rd[j] + tileGain[g + 3]));
-      sum += Math.abs(qd[j + 1] - (tileGain[g + 1] * rd[j + 1] + tileGain[g + 4]));
-      sum += Math.abs(qd[j + 2] - (tileGain[g + 2] * rd[j + 2] + tileGain[g + 5]));
-      localSum[t] = sum;
-    }
-  }
-  const local: number[] = [];
-  for (let t = 0; t < T; t++) if (tileCnt[t] >= 300) local.push(localSum[t] / (3 * tileCnt[t]));
-  tiles.sort((x, y) => x - y);
-  local.sort((x, y) => x - y);
-  return {
-    W, H: Hh, M, q: qd, r: rd, mask, a, b,
-    resid: tot / cnt,
-    residTrim,
-    tileP90: tiles.length ? tiles[Math.floor(tiles.length * 0.9)] : 99,
-    tileMax: tiles.length ? tiles[tiles.length - 1] : 99,
-    localMax: local.length ? local[local.length - 1] : 99,
-  };
-}
-
-function mul3(x: number[], y: number[]): number[] {
-  const o = new Array<number>(9).fill(0);
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) o[r * 3 + c] += x[r * 3 + k] * y[k * 3 + c];
-  return o;
-}
-
-/** Two references' features, to align B onto A (`referencePairHomography`). */
-function referencePair(a: Entry, b: Entry, descriptorsOf: (e: Entry) => Uint32Array): ReferencePair {
-  return { pointsA: a.points, descA: descriptorsOf(a), pointsB: b.points, descB: descriptorsOf(b), acceptHamming: ACCEPT_HAMMING, ratio: RATIO };
-}
-
-const refPairCache = new Map<string, number[] | null>();
-
-function pairKey(eA: Entry, eB: Entry): string {
-  return `${eA.imageId}\u0000${eB.imageId}`;
-}
-
-function cachePair(eA: Entry, eB: Entry, Hba: number[] | null): void {
-  if (refPairCache.size > 5000) refPairCache.clear();
-  refPairCache.set(pairKey(eA, eB), Hba);
-}
-
-/** The homography reference B -> reference A when the two share a template (look-alikes), else null; cached. */
-function lookAlike(cv: CV, eA: Entry, eB: Entry, descriptorsOf: (e: Entry) => Uint32Array): number[] | null {
-  let Hba = refPairCache.get(pairKey(eA, eB));
-  if (Hba === undefined) {
-    Hba = referencePairHomography(cv, referencePair(eA, eB, descriptorsOf));
-    cachePair(eA, eB, Hba);
-  }
-  return Hba;
-}
-
-/**
- * The larger of the two shares: of A's silhouette pixels that, placed in the photo by A's homography and
- * brought into B's thumbnail by B's, fall inside B's silhouette, and the same from B to A. Sampled on every
- * second pixel of each thumbnail (about 16,000 points).
- */
-function overlapShare(A: Aligned, B: Aligned): number {
-  const share = (X: Aligned, Y: Aligned) => {
-    const T = mul3(Y.M, invert3(X.M)); // X's thumbnail -> photo -> Y's thumbnail
-    let n = 0, hit = 0;
-    for (let y = 0; y < X.H; y += 2) {
-      for (let x = 0; x < X.W; x += 2) {
-        if (!X.mask[y * X.W + x]) continue;
-        n++;
-        const w = T[6] * x + T[7] * y + T[8];
-        if (w <= 0) continue;
-        const u = Math.round((T[0] * x + T[1] * y + T[2]) / w), v = Math.round((T[3] * x + T[4] * y + T[5]) / w);
-        if (u >= 0 && v >= 0 && u < Y.W && v < Y.H && Y.mask[v * Y.W + u]) hit++;
-      }
-    }
-    return n ? hit / n : 0;
-  };
-  return Math.max(share(A, B), share(B, A));
-}
-
-/**
- * Pairwise test between two aligned candidates A and B: B's reference is brought into A's frame, the
- * pixels where the two references differ (text, year, colours) are compared with the photo.
- * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
- */
-function pairwise(
-  cv: CV,
-  A: Aligned,
-  B: Aligned,
-  eA: Entry,
-  eB: Entry,
-  descriptorsOf: (e: Entry) => Uint32Array,
-): { errA: number; errB: number; area: number } {
-  // thumbnail B -> thumbnail A: direct reference-to-reference alignment when the two share the template,
-  // otherwise through the photo (thumbnail B -> query -> thumbnail A)
-  const Hba = lookAlike(cv, eA, eB, descriptorsOf);
-  let T: number[];
-  if (Hba) {
-    const sa = A.W / eA.width, sb = B.W / eB.width;
-    T = mul3(mul3([sa, 0, 0, 0, sa, 0, 0, 0, 1], Hba), [1 / sb, 0, 0, 0, 1 / sb, 0, 0, 0, 1]);
-  } else T = mul3(A.M, invert3(B.M));
-  // B warped onto A, and B's pin mask with it (OpenCV's warps, byte for byte: warp.server.ts)
-  const { pixels: br, nearest: bm } = warpPerspective({ data: B.r, width: B.W, height: B.H, channels: 3 }, T, A.W, A.H, B.mask);
-  const { q, r, mask } = A;
-  // each reference explains the photo with its own light, fitted on the pixels both cover, with one
-  // offset for the three channels: A's fit over its pin (the colour check's) has an offset per channel,
-  // which can turn A's dark green banner into the photo's lifted black and favour A over the pin that
-  // prints the banner black; a shared offset (flare, a lifted black level) cannot shift one colour
-  const differs = new Uint8Array(mask.length); // 1: seen in both and differing, 2: agreeing
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || !bm![i]) continue;
-    let diff = 0;
-    for (let c = 0; c < 3; c++) diff += Math.abs(r[i * 3 + c] - br[i * 3 + c]);
-    differs[i] = diff < PAIR_DIFF ? 2 : 1;
-  }
-  const fa = fitLight(q, r, differs) ?? A, fb = fitLight(q, br, differs) ?? A;
-  let sumA = 0, sumB = 0, area = 0;
-  for (let i = 0; i < mask.length; i++) {
-    if (differs[i] !== 1) continue;
-    area++;
-    for (let c = 0; c < 3; c++) {
-      const qv = q[i * 3 + c];
-      sumA += Math.abs(qv - (fa.a[c] * r[i * 3 + c] + fa.b[c]));
-      sumB += Math.abs(qv - (fb.a[c] * br[i * 3 + c] + fb.b[c]));
-    }
-  }
-  return { errA: area ? sumA / (3 * area) : 0, errB: area ? sumB / (3 * area) : 0, area };
-}

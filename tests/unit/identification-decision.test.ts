@@ -1,0 +1,159 @@
+/**
+ * The engine's last two stages on recorded candidates, without images: `score` orders what the
+ * shortlist, verification and comparison found, `decide` turns it into the answer a collector sees
+ * (a named pin, a family to choose from, or no match with suggestions). The evidence a decision asks
+ * for beyond the recorded one (a detail check, the letters of look-alikes) is answered from recordings.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  decide,
+  score,
+  tallyDuels,
+  type CandidateEvidence,
+  type DecisionProbes,
+  type DuelOutcome,
+} from '~/services/identification/decision.server';
+import type { DetailResult } from '~/services/identification/detail.server';
+
+const H = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+
+/** A verified candidate as the compare stage leaves it. */
+const cand = (pinId: string, inliers: number, resid?: number, extra: Partial<CandidateEvidence> = {}): CandidateEvidence => ({ pinId, inliers, H, resid, ...extra });
+
+/** A detail check where the photo agrees with the reference tile by tile and letter by letter. */
+const agrees: DetailResult = {
+  tiles: 80,
+  mismatch: 0.02,
+  cluster: 0,
+  median: 0.9,
+  notClose: 0.05,
+  notCloseCluster: 1,
+  wrongLetters: 0,
+  lineEndLetters: 0,
+  lettersRead: 12,
+  sigma: 1,
+  highlights: 0,
+};
+/** ... and one of another year of the design: the last digit of a line differs. */
+const otherYear: DetailResult = { ...agrees, wrongLetters: 1, lineEndLetters: 1, notCloseCluster: 3 };
+/** ... and one where the pin's design does not show at all. */
+const unlike: DetailResult = { ...agrees, mismatch: 0.6, cluster: 30, median: 0.1, notClose: 0.8, notCloseCluster: 40 };
+
+interface Recorded {
+  details?: Map<CandidateEvidence, DetailResult>;
+  read?: { v: CandidateEvidence; margin: number } | null;
+  yearApart?: boolean;
+}
+
+/** Probes that answer from recordings, and the candidates whose detail check the decision asked for. */
+function recorded(r: Recorded) {
+  const asked: string[] = [];
+  const probes: DecisionProbes<CandidateEvidence> = {
+    samePlace: () => true, // every pair found at one place in the photo
+    detail: async (v) => {
+      asked.push(v.pinId);
+      return r.details?.get(v);
+    },
+    readLetters: async () => (r.read ? { ...r.read, d: r.details?.get(r.read.v) } : null),
+    yearApart: async () => r.yearApart ?? false,
+    letterLean: async () => null,
+  };
+  return { probes, asked };
+}
+
+/** The answer for candidates (most inliers first), the plausible ones and their duels. */
+async function answer(verified: CandidateEvidence[], plausible: CandidateEvidence[], duels: DuelOutcome<CandidateEvidence>[], r: Recorded) {
+  const { probes, asked } = recorded(r);
+  const tally = tallyDuels(plausible, duels, probes.samePlace);
+  const scored = score(verified, tally, 5);
+  return { ...(await decide({ verified, tally, scored, limit: 5 }, probes)), asked, scored };
+}
+
+describe('score', () => {
+  it('puts the pin that lost no duel first, then the others by their score', () => {
+    const eagles = cand('eagles', 60, 14);
+    const hawks = cand('hawks', 70, 12);
+    const owls = cand('owls', 20, 30);
+    // hawks' colours agree a little better overall, but on the pixels where the two differ the photo is eagles'
+    const duel = { a: hawks, b: eagles, errA: 30, errB: 12, area: 400 };
+    const tally = tallyDuels([hawks, eagles], [duel], () => true);
+    const { ordered, winner, candidates, closest } = score([hawks, eagles, owls], tally, 5);
+    expect(winner).toBe(eagles);
+    expect(ordered).toEqual([eagles, hawks]);
+    expect(candidates.map((c) => c.pinId)).toEqual(['eagles', 'hawks', 'owls']);
+    // scores never rise down the list
+    expect(candidates.map((c) => c.score)).toEqual([...candidates.map((c) => c.score)].sort((x, y) => y - x));
+    // the suggestions of a no match: most inliers first, all below 50
+    expect(closest.map((c) => c.pinId)).toEqual(['hawks', 'eagles', 'owls']);
+    expect(Math.max(...closest.map((c) => c.score))).toBeLessThan(50);
+  });
+
+  it('does not make two pins found at different places in a photo rivals', () => {
+    const a = cand('a', 50, 10), b = cand('b', 45, 11);
+    const tally = tallyDuels([a, b], [{ a, b, errA: 0, errB: 0, area: 0 }], () => false);
+    expect(tally.unparted).toEqual([]);
+    expect(tally.margin.get(a)).toBe(1);
+  });
+});
+
+describe('decide', () => {
+  it('names the pin whose colours agree, with a confidence and the others below it', async () => {
+    const eagles = cand('eagles', 90, 8), owls = cand('owls', 15);
+    const result = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, agrees]]) });
+    expect(result.reason).toBe('match');
+    expect(result.best?.pinId).toBe('eagles');
+    expect(result.best?.confidence).toBeGreaterThanOrEqual(50);
+    expect(result.best?.confidence).toBeLessThanOrEqual(99);
+    expect(result.candidates[0]).toEqual({ pinId: 'eagles', score: result.best?.confidence });
+    for (const c of result.candidates.slice(1)) expect(c.score).toBeLessThan(result.best?.confidence ?? 0);
+  });
+
+  it('names the pin on its detail check when glare spoils its colours', async () => {
+    const eagles = cand('eagles', 40, 45);
+    const result = await answer([eagles], [eagles], [], { details: new Map([[eagles, agrees]]) });
+    expect(result.best?.pinId).toBe('eagles');
+  });
+
+  it('does not pass another year of a catalogue pin off as the catalogue pin', async () => {
+    const eagles = cand('eagles', 90, 8), owls = cand('owls', 14);
+    const result = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, otherYear]]) });
+    expect(result.reason).toBe('no_match');
+    expect(result.best).toBeNull();
+    expect(result.candidates.map((c) => c.pinId)).toEqual(['eagles', 'owls']);
+    expect(Math.max(...result.candidates.map((c) => c.score))).toBeLessThan(50);
+  });
+
+  it('offers look-alikes the photo cannot tell apart as a family to choose from', async () => {
+    const y2018 = cand('owls-2018', 80, 9), y2019 = cand('owls-2019', 78, 9.5), other = cand('hawks', 20);
+    const tie = { a: y2018, b: y2019, errA: 10, errB: 10.2, area: 300 };
+    const result = await answer([y2018, y2019, other], [y2018, y2019], [tie], { details: new Map([[y2018, agrees], [y2019, agrees]]) });
+    expect(result.reason).toBe('ambiguous');
+    expect(result.family).toEqual(['owls-2018', 'owls-2019']);
+    expect(result.candidates.map((c) => c.pinId)).toContain('hawks');
+    expect(Math.max(...result.candidates.map((c) => c.score))).toBeLessThan(50);
+  });
+
+  it('names the look-alike whose letters the photo shows', async () => {
+    const y2018 = cand('owls-2018', 80, 9), y2019 = cand('owls-2019', 78, 9.5);
+    const tie = { a: y2018, b: y2019, errA: 10, errB: 10.2, area: 300 };
+    const details = new Map([[y2018, agrees], [y2019, agrees]]);
+    const result = await answer([y2018, y2019], [y2018, y2019], [tie], { details, read: { v: y2019, margin: 0.3 } });
+    expect(result.reason).toBe('match');
+    expect(result.best?.pinId).toBe('owls-2019');
+  });
+
+  it('checks the pin with the most inliers on its own when the colours favoured a pin found elsewhere', async () => {
+    // the colours' favourite has few inliers, and neither its colours nor its detail agree enough; the
+    // strongest pin, whose colours glare spoiled, was no rival of it, and its own detail check agrees
+    const strongest = cand('eagles', 120, 40), favourite = cand('hawks', 20, 15);
+    const result = await answer([strongest, favourite], [favourite], [], { details: new Map([[favourite, unlike], [strongest, agrees]]) });
+    expect(result.asked).toEqual(['hawks', 'eagles']);
+    expect(result.best?.pinId).toBe('eagles');
+  });
+
+  it('answers no match, without a detail check, when nothing was verified', async () => {
+    const result = await answer([], [], [], {});
+    expect(result).toMatchObject({ best: null, candidates: [], reason: 'no_match' });
+    expect(result.asked).toEqual([]);
+  });
+});
