@@ -4,7 +4,7 @@
  *
  *   npx tsx tests/bench/identify-kernels.ts [--rounds 40]
  *
- * warpPerspective (warp.wat), GaussianBlur and cvtColor (pixels.wat), BFMatcher Hamming knn with the
+ * GaussianBlur and cvtColor (pixels.wat), BFMatcher Hamming knn with the
  * ratio test (hamming.wat's ratioMatches), findHomography RANSAC (ransac.wat's inlier count),
  * matchTemplate TM_CCOEFF_NORMED (ncc.wat's sums, a 16 px tile searched 2 px each way), ORB compute
  * (brief.wat's smoothing and descriptors) and resize INTER_LINEAR_EXACT (brief.wat's pyramid level).
@@ -25,9 +25,8 @@ import type { Feature2DCalls } from "../../app/services/identification/opencv.se
 import { asWords, ratioMatches } from "../../app/services/identification/vocab.server";
 import { getCV, type CV } from "../../app/services/identification/opencv.server";
 import { gaussianBlur, grayscale } from "../../app/services/identification/pixels.server";
-import { warpPerspective } from "../../app/services/identification/warp.server";
 import { mulberry32 } from "../../app/utils/random";
-import { homographyOnto, openCvWarp } from "../support/warp";
+import { homographyOnto } from "../support/warp";
 
 const i = process.argv.indexOf("--rounds");
 const ROUNDS = i >= 0 ? Number(process.argv[i + 1]) : 40;
@@ -138,8 +137,6 @@ async function main() {
   const gray = grayscale(rgb, W * H);
   const Hm = homographyOnto(cv, [300, 200, 700, 230, 680, 600, 280, 560], 512, 512);
   const cases: [string, () => unknown, () => unknown][] = [
-    ["warp 1024x768 RGB onto 512 px", () => warpPerspective({ data: rgb, width: W, height: H, channels: 3 }, Hm, 512, 512), () => openCvWarp(cv, rgb, W, H, 3, Hm, 512, 512, true)],
-    ["warp 1024x768 gray onto 512 px", () => warpPerspective({ data: gray, width: W, height: H, channels: 1 }, Hm, 512, 512), () => openCvWarp(cv, gray, W, H, 1, Hm, 512, 512, true)],
     ["Gaussian blur 512x512 gray, sigma 1.8", () => gaussianBlur(cv, gray.subarray(0, 512 * 512), 512, 512, 1.8), () => openCvBlur(cv, gray.subarray(0, 512 * 512), 512, 512, 1.8)],
     ["gray of 1024x768 RGB", () => grayscale(rgb, W * H), () => openCvGray(cv, rgb, W, H)],
   ];

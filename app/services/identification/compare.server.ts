@@ -182,10 +182,10 @@ export function compareAligned(
   const s = W / e.width;
   const M = [H[0] * s, H[1] * s, H[2] * s, H[3] * s, H[4] * s, H[5] * s, H[6], H[7], H[8]];
   // the photo warped onto the thumbnail, and where it covers it (all of it when the whole frame comes
-  // from inside the photo): OpenCV's bilinear warp, byte for byte (warp.server.ts)
+  // from inside the photo): OpenCV's bilinear warp (warp.server.ts)
   const inside = frameInsidePhoto(M, W, Hh, photo.width, photo.height);
   // (on and about the pin only: the softened photo is read on the pin alone, here and by `pairwise`)
-  const warped = warpPerspective({ data: photo.data, width: photo.width, height: photo.height, channels: 3 }, M, W, Hh, inside ? undefined : "cover", thumb.around);
+  const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, M, W, Hh, inside ? undefined : "cover", thumb.around);
   // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
   const soften = { channels: 3, size: 5, border: "reflect101" } as const;
   const n = W * Hh;
@@ -363,6 +363,7 @@ export function overlapShare(A: Aligned, B: Aligned): number {
  * Returns errA, errB on the differing region (same photo pixels, same gain fit) and its size.
  */
 export function pairwise(
+  cv: CV,
   A: Aligned,
   B: Aligned,
   eA: ReferenceImage,
@@ -377,8 +378,8 @@ export function pairwise(
     const sa = A.W / eA.width, sb = B.W / eB.width;
     T = mul3(mul3([sa, 0, 0, 0, sa, 0, 0, 0, 1], Hba), [1 / sb, 0, 0, 0, 1 / sb, 0, 0, 0, 1]);
   } else T = mul3(A.M, invert3(B.M));
-  // B warped onto A, and B's pin mask with it (OpenCV's warps, byte for byte: warp.server.ts)
-  const { pixels: br, nearest: bm } = warpPerspective({ data: B.r, width: B.W, height: B.H, channels: 3 }, T, A.W, A.H, B.mask);
+  // B warped onto A, and B's pin mask with it (OpenCV's warps: warp.server.ts)
+  const { pixels: br, nearest: bm } = warpPerspective(cv, { data: B.r, width: B.W, height: B.H, channels: 3 }, T, A.W, A.H, B.mask);
   const { q, r, mask } = A;
   // each reference explains the photo with its own light, fitted on the pixels both cover, with one
   // offset for the three channels: A's fit over its pin (the colour check's) has an offset per channel,

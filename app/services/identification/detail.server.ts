@@ -366,9 +366,10 @@ function chooseBlur(cv: CV, warped: Uint8Array, use: Uint8Array, ref: ReferenceD
 /**
  * Warps the photo (grayscale, as decoded for matching) into the reference frame with H (photo -> reference),
  * and marks where it covers the frame (255): all of it when the whole frame comes from inside the photo.
- * (OpenCV's warpPerspective, byte for byte: warp.server.ts.)
+ * (OpenCV's warpPerspective: warp.server.ts.)
  */
 export function warpToReference(
+  cv: CV,
   qGray: Uint8Array,
   qW: number,
   qH: number,
@@ -376,7 +377,7 @@ export function warpToReference(
   ref: ReferenceDetail,
 ): { warped: Uint8Array; valid: Uint8Array } {
   const inside = frameInsidePhoto(H, ref.width, ref.height, qW, qH);
-  const { pixels, nearest } = warpPerspective({ data: qGray, width: qW, height: qH, channels: 1 }, H, ref.width, ref.height, inside ? undefined : "cover");
+  const { pixels, nearest } = warpPerspective(cv, { data: qGray, width: qW, height: qH, channels: 1 }, H, ref.width, ref.height, inside ? undefined : "cover");
   return { warped: pixels, valid: nearest ?? new Uint8Array(ref.width * ref.height).fill(255) };
 }
 
@@ -407,10 +408,10 @@ export interface DetailOutcome {
 
 /** Warps the photo onto the reference (and under a moving part's own motion) and checks it in detail. */
 export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
-  const w = flattenGlitter(warpToReference(t.gray, t.width, t.height, t.H, t.ref), t.ref);
+  const w = flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, t.H, t.ref), t.ref);
   const second = secondaryMotion(cv, t.leftover, t.H);
-  const alt = second ? { ...flattenGlitter(warpToReference(t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
-  const tint = t.tint && t.ref.tinted ? warpToReference(t.tint, t.width, t.height, t.H, t.ref).warped : undefined;
+  const alt = second ? { ...flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
+  const tint = t.tint && t.ref.tinted ? warpToReference(cv, t.tint, t.width, t.height, t.H, t.ref).warped : undefined;
   return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt, tint) };
 }
 

@@ -767,7 +767,7 @@ export class VisualIndex {
     // each duel aligns the two references (kept once done): with the worker, two pairs at a time
     await this.alignPairs(cv, pairs.map(([a, b]) => [a.e, b.e]));
     p.lap("align");
-    const duels = pairs.map(([a, b]) => ({ a, b, ...pairwise(a.al as Aligned, b.al as Aligned, a.e, b.e, this.pairs.lookAlike(cv, a.e, b.e)) }));
+    const duels = pairs.map(([a, b]) => ({ a, b, ...pairwise(cv, a.al as Aligned, b.al as Aligned, a.e, b.e, this.pairs.lookAlike(cv, a.e, b.e)) }));
     return { candidates, plausible, duels };
   }
 
