@@ -111,14 +111,14 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
   try {
-    const { entry, newlyUnlockedBadges } = await moveCollectionEntry(
+    const { entry, newlyUnlockedBadges, completedChallenges } = await moveCollectionEntry(
       user,
       user.id,
       { pinId: formData.get('pinId'), status: formData.get('status') },
       { timeZone: timeZoneFromRequest(request) },
     );
     const description = entry.status === 'owned' && tab === 'trading' ? `You kept ${entry.pin.name}.` : `${entry.pin.name} moved to ${TAB_LABEL[entry.status]}.`;
-    return redirectWithToast(back, { title: 'Collection Updated', description, variant: 'success', more: badgeToasts(newlyUnlockedBadges) });
+    return redirectWithToast(back, { title: 'Collection Updated', description, variant: 'success', more: badgeToasts(newlyUnlockedBadges, completedChallenges) });
   } catch (error) {
     if (!isAppError(error)) console.error(error);
     // spec §8: 'Update Failed' for the collection
