@@ -5,6 +5,7 @@ import { DailyChallenges } from '~/components/daily-challenges';
 import { Identifier } from '~/components/identifier';
 import { PinGrid, toCardData } from '~/components/pin-grid';
 import { listDailyChallenges } from '~/services/challenges.server';
+import { communityCountsOf } from '~/services/community.server';
 import { recentIdentifications } from '~/services/feed.server';
 import { highestValuePins, homeTabCounts, newestPins, rarestPins } from '~/services/pins.server';
 import { formatCount } from '~/utils/format';
@@ -35,11 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       recentIdentifications(6),
       optionalUser(request).then((user) => listDailyChallenges(user)),
     ]);
+    // one query for the likes and comments of every card on the page
+    const community = await communityCountsOf([...tabPins.map((p) => p.id), ...recent.map((r) => r.pin.id)]);
+    const card = <P extends Parameters<typeof toCardData>[0]>(p: P) => toCardData({ ...p, ...community.get(p.id) });
     return json({
       tab,
       counts,
-      pins: tabPins.map((p) => ({ ...toCardData(p), estimatedValue: p.estimatedValue })),
-      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: toCardData(r.pin) })),
+      pins: tabPins.map((p) => ({ ...card(p), estimatedValue: p.estimatedValue })),
+      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: card(r.pin) })),
       challenges: { signedIn: challenges.signedIn, list: challenges.challenges },
     });
   });
