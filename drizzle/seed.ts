@@ -21,6 +21,7 @@ import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed
 import { seedTeamExtras } from './seed-data/teams';
 import { seedCollectorDemo } from './seed-data/collector';
 import { seedTradingDemo } from './seed-data/trading';
+import { seedChallengesDemo } from './seed-data/challenges';
 
 const quiet = process.env.SEED_QUIET === '1';
 const log = (...args: unknown[]) => {
@@ -250,6 +251,7 @@ async function main() {
   await seedTeamExtras(db, demoTeam.id, userIds.manager);
   await seedCollectorDemo(userIds, baseTime);
   await seedTradingDemo({ userIds, pinIds, baseTime, passwordHash: hash });
+  await seedChallengesDemo({ userIds, pinIds });
 
   log(`Seeded ${PIN_COUNT} pins, ${ORGANIZATIONS.length} organizations, ${Object.keys(userIds).length + 14} users in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   log(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}`);

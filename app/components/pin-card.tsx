@@ -9,6 +9,37 @@ export interface PinCardData {
   organization?: { name: string } | null;
   estimatedValue?: number | null;
   year?: number | null;
+  /** likes and comments (left out when none) */
+  likes?: number;
+  comments?: number;
+}
+
+/** The card's like and comment counts, when there are any. */
+function CommunityCounts({ likes = 0, comments = 0 }: { likes?: number; comments?: number }) {
+  if (!likes && !comments) return null;
+  const label = [likes ? `${likes} ${likes === 1 ? 'like' : 'likes'}` : '', comments ? `${comments} ${comments === 1 ? 'comment' : 'comments'}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <span className="inline-flex shrink-0 items-center gap-2 text-xs text-slate-500" aria-label={label} title={label} data-testid="card-community">
+      {likes ? (
+        <span className="inline-flex items-center gap-0.5" aria-hidden="true">
+          <svg width="12" height="12" viewBox="0 0 24 24" fill="currentColor">
+            <path d="M12 21s-7.5-4.6-9.6-9.3C.9 8.3 3 4.5 6.6 4.5c2.1 0 3.8 1.2 5.4 3.1 1.6-1.9 3.3-3.1 5.4-3.1 3.6 0 5.7 3.8 4.2 7.2C19.5 16.4 12 21 12 21z" />
+          </svg>
+          {likes}
+        </span>
+      ) : null}
+      {comments ? (
+        <span className="inline-flex items-center gap-0.5" aria-hidden="true">
+          <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5">
+            <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.6A8 8 0 1 1 21 12z" />
+          </svg>
+          {comments}
+        </span>
+      ) : null}
+    </span>
+  );
 }
 
 /** A pin in a grid: thumbnail with fixed dimensions (no layout shift), name, rarity. Opens /pins/{id}. */
@@ -53,7 +84,10 @@ export function PinCard({ pin, eager = false, footer }: { pin: PinCardData; eage
               {pin.organization?.name}
             </p>
           ) : null}
-          <RarityBadge rarity={pin.rarity} />
+          <div className="flex flex-wrap items-center justify-between gap-1">
+            <RarityBadge rarity={pin.rarity} />
+            <CommunityCounts likes={pin.likes} comments={pin.comments} />
+          </div>
         </div>
       </Link>
       {footer ? <div className="mt-auto border-t border-slate-100 px-3 py-2 text-xs">{footer}</div> : null}

@@ -2,6 +2,7 @@ import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '
 import { parseWithZod } from '@conform-to/zod';
 import { Form, Link } from '@remix-run/react';
 import { Button, buttonClass } from '~/components/ui/button';
+import { ConfirmStep } from '~/components/ui/confirm-step';
 import { FieldError, FormErrors } from '~/components/ui/field';
 import { COMMENT_MAX, commentSchema } from '~/forms/community';
 import type { PinCommentDto, PinReactionsDto } from '~/types/community';
@@ -17,12 +18,14 @@ export interface PinCommunityProps {
   reactions: PinReactionsDto;
   /** the comment shown as an edit form (?editComment=) */
   editCommentId: string | null;
+  /** the comment whose delete confirmation the server renders (?confirm=deleteComment&comment=) */
+  confirmDeleteCommentId?: string | null;
   /** the action's answer to a comment form: which form, and conform's reply */
   result?: { intent: string; commentId?: string; lastResult: SubmissionResult<string[]> } | null;
 }
 
 /** Reactions and comments on a pin page: plain POST forms, so they work without JavaScript. */
-export function PinCommunity({ pinId, signedIn, comments, reactions, editCommentId, result }: PinCommunityProps) {
+export function PinCommunity({ pinId, signedIn, comments, reactions, editCommentId, confirmDeleteCommentId = null, result }: PinCommunityProps) {
   const here = `/pins/${pinId}`;
   return (
     <section aria-labelledby="community-heading" className="space-y-4 border-t border-slate-200 pt-6">
@@ -82,12 +85,20 @@ export function PinCommunity({ pinId, signedIn, comments, reactions, editComment
                       </Link>
                     ) : null}
                     {c.canDelete ? (
-                      <Form method="post" action={here} preventScrollReset>
-                        <input type="hidden" name="commentId" value={c.id} />
-                        <Button name="intent" value="deleteComment" size="sm" variant="ghost">
-                          Delete
-                        </Button>
-                      </Form>
+                      <ConfirmStep
+                        trigger="Delete"
+                        triggerClassName={buttonClass('ghost', 'sm')}
+                        title="Delete this comment?"
+                        description="The comment will be removed from this pin for everyone. This cannot be undone."
+                        confirmLabel="Delete comment"
+                        pendingLabel="Deleting..."
+                        fields={{ intent: 'deleteComment', commentId: c.id }}
+                        action={here}
+                        href={`${here}?confirm=deleteComment&comment=${encodeURIComponent(c.id)}#comments`}
+                        closeHref={`${here}#comments`}
+                        serverOpen={confirmDeleteCommentId === c.id}
+                        danger
+                      />
                     ) : null}
                   </div>
                 ) : null}

@@ -37,6 +37,8 @@ export function toCardData(pin: {
   rarity: string;
   organization?: { name: string } | null;
   year?: number | null;
+  likes?: number;
+  comments?: number;
 }): PinCardData {
   return {
     id: pin.id,
@@ -45,5 +47,7 @@ export function toCardData(pin: {
     rarity: pin.rarity,
     organization: pin.organization ? { name: pin.organization.name } : null,
     year: pin.year ?? null,
+    ...(pin.likes ? { likes: pin.likes } : {}),
+    ...(pin.comments ? { comments: pin.comments } : {}),
   };
 }

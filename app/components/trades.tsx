@@ -1,6 +1,7 @@
 import { Form, Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { Button, buttonClass } from '~/components/ui/button';
+import { ConfirmStep } from '~/components/ui/confirm-step';
 import type { TradeMatch, TradePin, TradeProposalDto } from '~/types/trades';
 import type { TradeStatus } from '~/utils/constants';
 
@@ -76,7 +77,18 @@ export function MatchCard({ match }: { match: TradeMatch }) {
 }
 
 /** One proposal as either side sees it, with the answers the viewer may give (plain POST forms). */
-export function ProposalCard({ proposal, viewerId, canRate = false }: { proposal: TradeProposalDto; viewerId: string; canRate?: boolean }) {
+export function ProposalCard({
+  proposal,
+  viewerId,
+  canRate = false,
+  confirmAccept = false,
+}: {
+  proposal: TradeProposalDto;
+  viewerId: string;
+  canRate?: boolean;
+  /** the server renders the accept confirmation (?confirm=accept&trade=) */
+  confirmAccept?: boolean;
+}) {
   const mine = proposal.proposer.id === viewerId;
   const other = mine ? proposal.recipient : proposal.proposer;
   const youGive = mine ? proposal.proposerGives : proposal.recipientGives;
@@ -108,12 +120,19 @@ export function ProposalCard({ proposal, viewerId, canRate = false }: { proposal
         <div className="mt-4 flex flex-wrap gap-2">
           {proposal.canAnswer ? (
             <>
-              <Form method="post" action="/trades">
-                <input type="hidden" name="id" value={proposal.id} />
-                <Button variant="primary" name="intent" value="accept">
-                  Accept trade
-                </Button>
-              </Form>
+              <ConfirmStep
+                trigger="Accept trade"
+                triggerClassName={buttonClass('primary')}
+                title="Accept this trade?"
+                description={`You give ${youGive.map((p) => p.name).join(', ') || 'nothing'} and receive ${youGet.map((p) => p.name).join(', ') || 'nothing'}. Both collections change at once; this cannot be undone.`}
+                confirmLabel="Accept trade"
+                pendingLabel="Accepting..."
+                fields={{ intent: 'accept', id: proposal.id }}
+                action="/trades"
+                href={`/trades?tab=incoming&confirm=accept&trade=${encodeURIComponent(proposal.id)}#trade-${proposal.id}`}
+                closeHref={`/trades?tab=incoming#trade-${proposal.id}`}
+                serverOpen={confirmAccept}
+              />
               <Link to={`/trades/new?counter=${encodeURIComponent(proposal.id)}`} className={buttonClass('secondary')}>
                 Counter
               </Link>

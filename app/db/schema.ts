@@ -288,7 +288,8 @@ export const identifications = sqliteTable(
     // analytics: by day and by pin over a range, from the index alone (the rows hold large JSON)
     index('identifications_created_pin_idx').on(t.createdAt, t.pinId),
     index('identifications_pin_idx').on(t.pinId),
-    index('identifications_user_idx').on(t.userId),
+    // a user's identifications over a day (daily challenges), from the index alone
+    index('identifications_user_idx').on(t.userId, t.createdAt),
   ],
 );
 
@@ -545,13 +546,17 @@ export const dailyChallenges = sqliteTable(
     type: text('type', { enum: CHALLENGE_TYPES }).notNull(),
     target: integer('target').notNull().default(1),
     reward: integer('reward').notNull().default(10),
-    activeDate: text('active_date').notNull(), // YYYY-MM-DD
+    activeDate: text('active_date').notNull(), // YYYY-MM-DD (a UTC day)
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    /** find_rarity: the least rarity that counts ('rare' counts rare and ultra rare pins) */
+    rarity: text('rarity', { enum: RARITIES }),
     createdAt: createdAt(),
   },
   (t) => [
-    index('daily_challenges_active_idx').on(t.activeDate),
+    // one challenge of a type a day: the day's set is created lazily with insert-or-ignore
+    uniqueIndex('daily_challenges_day_type_unique').on(t.activeDate, t.type),
     check('daily_challenges_type_check', inList('type', CHALLENGE_TYPES)),
+    check('daily_challenges_rarity_check', sql`rarity is null or ${inList('rarity', RARITIES)}`),
   ],
 );
 

@@ -1,6 +1,31 @@
 /** Reading request bodies: JSON or forms into plain values for services, refusing what is too large. */
 import { Invalid, TooLarge } from '~/services/errors';
 
+/**
+ * A form as a plain object. A key sent once is a value; a key sent more than once (a checkbox
+ * group, `give=a&give=b`) is the list of its values, in order; `name[]` is always a list under
+ * `name` (`pins[]=a` is `{ pins: ['a'] }`).
+ */
+export function formToObject(form: FormData): Record<string, unknown> {
+  // a Map, so that no key (not even `__proto__`) touches an object's prototype
+  const out = new Map<string, unknown>();
+  const lists = new Set<string>();
+  for (const [rawKey, value] of form.entries()) {
+    const isList = rawKey.endsWith('[]') && rawKey.length > 2;
+    const key = isList ? rawKey.slice(0, -2) : rawKey;
+    if (!out.has(key)) {
+      out.set(key, isList ? [value] : value);
+      if (isList) lists.add(key);
+    } else if (lists.has(key)) {
+      (out.get(key) as unknown[]).push(value);
+    } else {
+      out.set(key, [out.get(key), value]);
+      lists.add(key);
+    }
+  }
+  return Object.fromEntries(out);
+}
+
 /** Reads a JSON body (or a urlencoded form, for clients that send forms) as a plain object. */
 export async function readBody(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get('content-type') ?? '';
@@ -23,7 +48,7 @@ export async function readBody(request: Request): Promise<Record<string, unknown
       // a multipart type without a boundary, a JSON body under a form type, a part never closed
       throw new Invalid('The form could not be read');
     }
-    return Object.fromEntries(form.entries());
+    return formToObject(form);
   }
   const text = await request.text();
   if (!text.trim()) return {};

@@ -7,6 +7,7 @@ import { AddToCollectionSchema } from '~/forms/collection';
 import { isAppError } from '~/services/errors';
 import { createCollectionEntry, updateCollectionEntry } from '~/services/collection.server';
 import type { UnlockedBadge } from '~/types/achievements';
+import type { CompletedChallenge } from '~/services/challenges.server';
 import { replyWithInvalid, replyWithServiceError } from './form-reply.server';
 import { optionalUser } from './guards.server';
 import { redirectWithToast } from './toast.server';
@@ -15,9 +16,12 @@ import { timeZoneFromRequest } from './time-zone.server';
 const STATUS_LABEL = { owned: 'Owned', wanted: 'Wanted', trading: 'Trading' } as const;
 const STATUS_TEXT = { owned: 'your collection', wanted: 'your wanted list', trading: 'your trading pins' } as const;
 
-/** One 'Badge Unlocked!' toast per new badge (the toaster staggers them). */
-export function badgeToasts(badges: UnlockedBadge[]) {
-  return badges.map((b) => ({ title: 'Badge Unlocked!', description: `You earned the "${b.name}" badge!`, variant: 'success' as const }));
+/** One 'Badge Unlocked!' toast per new badge and one per daily challenge completed (the toaster staggers them). */
+export function badgeToasts(badges: UnlockedBadge[], challenges: CompletedChallenge[] = []) {
+  return [
+    ...badges.map((b) => ({ title: 'Badge Unlocked!', description: `You earned the "${b.name}" badge!`, variant: 'success' as const })),
+    ...challenges.map((c) => ({ title: 'Challenge Complete!', description: `"${c.name}" is done: +${c.reward} points.`, variant: 'success' as const })),
+  ];
 }
 
 export async function handleAddToCollection(request: Request, formData: FormData, opts: { redirectTo: string }): Promise<Response> {
@@ -33,12 +37,12 @@ export async function handleAddToCollection(request: Request, formData: FormData
     });
   }
   try {
-    const { entry, newlyUnlockedBadges } = await createCollectionEntry(user, submission.value, { timeZone: timeZoneFromRequest(request) });
+    const { entry, newlyUnlockedBadges, completedChallenges } = await createCollectionEntry(user, submission.value, { timeZone: timeZoneFromRequest(request) });
     return redirectWithToast(opts.redirectTo, {
       title: 'Added to Collection',
       description: `${entry.pin.name} is in ${STATUS_TEXT[entry.status]} (quantity ${entry.quantity}).`,
       variant: 'success',
-      more: badgeToasts(newlyUnlockedBadges),
+      more: badgeToasts(newlyUnlockedBadges, completedChallenges),
     });
   } catch (error) {
     if (isAppError(error) && error.status < 500) return replyWithServiceError(submission, error, { extra, notFoundField: 'pinId' });
@@ -69,12 +73,12 @@ export async function handleUpdateCollectionEntry(request: Request, formData: Fo
     });
   }
   try {
-    const { entry, newlyUnlockedBadges } = await updateCollectionEntry(user, submission.value, { timeZone: timeZoneFromRequest(request) });
+    const { entry, newlyUnlockedBadges, completedChallenges } = await updateCollectionEntry(user, submission.value, { timeZone: timeZoneFromRequest(request) });
     return redirectWithToast(opts.redirectTo, {
       title: 'Collection Updated',
       description: `${entry.pin.name}: ${STATUS_LABEL[entry.status]}, quantity ${entry.quantity}, ${entry.condition}.`,
       variant: 'success',
-      more: badgeToasts(newlyUnlockedBadges),
+      more: badgeToasts(newlyUnlockedBadges, completedChallenges),
     });
   } catch (error) {
     if (isAppError(error) && error.status < 500) return replyWithServiceError(submission, error, { extra });

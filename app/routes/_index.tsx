@@ -1,11 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { DailyChallenges } from '~/components/daily-challenges';
 import { Identifier } from '~/components/identifier';
 import { PinGrid, toCardData } from '~/components/pin-grid';
+import { listDailyChallenges } from '~/services/challenges.server';
+import { communityCountsOf } from '~/services/community.server';
 import { recentIdentifications } from '~/services/feed.server';
 import { highestValuePins, homeTabCounts, newestPins, rarestPins } from '~/services/pins.server';
 import { formatCount } from '~/utils/format';
+import { optionalUser } from '~/http/guards.server';
 import { page } from '~/http/page.server';
 
 export const meta: MetaFunction = () => [{ title: 'PinDex AI: identify and collect baseball trading pins' }];
@@ -26,16 +30,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return page(async () => {
     const param = new URL(request.url).searchParams.get('tab');
     const tab: TabKey = param === 'rarest' || param === 'value' ? param : 'newest';
-    const [counts, tabPins, recent] = await Promise.all([
+    const [counts, tabPins, recent, challenges] = await Promise.all([
       homeTabCounts(),
       tab === 'rarest' ? rarestPins(4, { ultraRareOnly: true }) : tab === 'value' ? highestValuePins(4) : newestPins(4),
       recentIdentifications(6),
+      optionalUser(request).then((user) => listDailyChallenges(user)),
     ]);
+    // one query for the likes and comments of every card on the page
+    const community = await communityCountsOf([...tabPins.map((p) => p.id), ...recent.map((r) => r.pin.id)]);
+    const card = <P extends Parameters<typeof toCardData>[0]>(p: P) => toCardData({ ...p, ...community.get(p.id) });
     return json({
       tab,
       counts,
-      pins: tabPins.map((p) => ({ ...toCardData(p), estimatedValue: p.estimatedValue })),
-      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: toCardData(r.pin) })),
+      pins: tabPins.map((p) => ({ ...card(p), estimatedValue: p.estimatedValue })),
+      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: card(r.pin) })),
+      challenges: { signedIn: challenges.signedIn, list: challenges.challenges },
     });
   });
 }
@@ -58,6 +67,8 @@ export default function Home() {
           Browse the pin database
         </Link>
       </section>
+
+      <DailyChallenges challenges={data.challenges.list} signedIn={data.challenges.signedIn} />
 
       <section aria-labelledby="recent-heading" className="space-y-4">
         <h2 id="recent-heading" className="text-xl font-bold text-slate-900">

@@ -3,10 +3,12 @@ import { json } from '@remix-run/node';
 import { useLoaderData, useNavigation, useRouteError } from '@remix-run/react';
 import { requireUserOr404 } from '~/http/guards.server';
 import { EarnedBadgeCard, LockedBadgeCard } from '~/components/badges';
+import { DailyChallenges } from '~/components/daily-challenges';
 import { ErrorPage } from '~/components/error-page';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';
 import { getBadgeOverview, getUserStats } from '~/services/achievements.server';
+import { listDailyChallenges } from '~/services/challenges.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { page } from '~/http/page.server';
 
@@ -17,9 +19,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserOr404(request);
   return page(async () => {
     await ensureAchievementsOnce();
-    const [overview, stats] = await Promise.all([
+    const [overview, stats, challenges] = await Promise.all([
       getBadgeOverview(user, user.id),
       getUserStats(user, user.id, { timeZone: timeZoneFromRequest(request) }),
+      listDailyChallenges(user),
     ]);
     const view = <T extends { id: string; name: string; description: string; points: number; category: string; iconUrl: string | null }>(b: T) => ({
       id: b.id,
@@ -33,13 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       total: overview.total,
       earned: overview.earned.map((b) => ({ ...view(b), unlockedAt: b.unlockedAt })),
       locked: overview.locked.map((b) => ({ ...view(b), current: b.current, target: b.target, percent: b.percent })),
+      challenges: challenges.challenges,
       stats: { achievementPoints: stats.achievementPoints, pinsIdentified: stats.pinsIdentified, pinsOwned: stats.pinsOwned, currentStreak: stats.currentStreak },
     });
   });
 }
 
 export default function BadgesPage() {
-  const { total, earned, locked, stats } = useLoaderData<typeof loader>();
+  const { total, earned, locked, stats, challenges } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === 'loading' && navigation.location.pathname === '/badges';
   return (
@@ -68,6 +72,7 @@ export default function BadgesPage() {
         </dl>
       </div>
       {loading ? <p className="text-sm text-slate-500">Loading badges...</p> : null}
+      <DailyChallenges challenges={challenges} signedIn redirectTo="/badges" />
       {total === 0 ? (
         <p className="card p-8 text-center text-slate-600">No badges available yet</p>
       ) : (

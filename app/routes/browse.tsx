@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { OrgPicker } from '~/components/org-picker';
 import { PinGrid, toCardData } from '~/components/pin-grid';
+import { withCommunityCounts } from '~/services/community.server';
 import { EmptyState } from '~/components/ui/empty-state';
 import { BROWSE_SORT_LABELS, BROWSE_SORTS, browseQuerySchema, PIN_PAGE_SIZE } from '~/forms/pins';
 import { listOrganizations } from '~/services/organizations.server';
@@ -58,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       single ? Promise.resolve(null) : listPinYears(),
     ]);
     return json({
-      pins: result.pins.map(toCardData),
+      pins: await withCommunityCounts(result.pins.map(toCardData)),
       total: result.total,
       totalCapped: result.totalCapped,
       offset: result.offset,

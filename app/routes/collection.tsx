@@ -6,6 +6,7 @@ import { BadgeShowcase } from '~/components/badges';
 import { ErrorPage } from '~/components/error-page';
 import { PinCard } from '~/components/pin-card';
 import { toCardData } from '~/components/pin-grid';
+import { communityCountsOf } from '~/services/community.server';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { ConfirmStep } from '~/components/ui/confirm-step';
@@ -65,6 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       getCollectionValue(user.id),
     ]);
     const entries = list ?? [];
+    const community = await communityCountsOf(entries.map((e) => e.pinId));
     return json({
       signedIn: true as const,
       tab,
@@ -75,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       entries: entries.map((e) => ({
         id: e.id,
         pinId: e.pinId,
-        pin: { ...toCardData(e.pin), estimatedValue: e.pin.estimatedValue },
+        pin: { ...toCardData({ ...e.pin, ...community.get(e.pinId) }), estimatedValue: e.pin.estimatedValue },
         quantity: e.quantity,
         condition: e.condition,
         tradeable: e.tradeable,
@@ -111,14 +113,14 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
   try {
-    const { entry, newlyUnlockedBadges } = await moveCollectionEntry(
+    const { entry, newlyUnlockedBadges, completedChallenges } = await moveCollectionEntry(
       user,
       user.id,
       { pinId: formData.get('pinId'), status: formData.get('status') },
       { timeZone: timeZoneFromRequest(request) },
     );
     const description = entry.status === 'owned' && tab === 'trading' ? `You kept ${entry.pin.name}.` : `${entry.pin.name} moved to ${TAB_LABEL[entry.status]}.`;
-    return redirectWithToast(back, { title: 'Collection Updated', description, variant: 'success', more: badgeToasts(newlyUnlockedBadges) });
+    return redirectWithToast(back, { title: 'Collection Updated', description, variant: 'success', more: badgeToasts(newlyUnlockedBadges, completedChallenges) });
   } catch (error) {
     if (!isAppError(error)) console.error(error);
     // spec §8: 'Update Failed' for the collection

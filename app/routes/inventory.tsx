@@ -33,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
       title: 'Added to your collection',
       description: `${result.name} is in My Collection as owned.`,
       variant: 'success',
-      more: badgeToasts(result.newlyUnlockedBadges),
+      more: badgeToasts(result.newlyUnlockedBadges, result.completedChallenges),
     });
   } catch (error) {
     if (!isAppError(error) || error.status >= 500) throw error;

@@ -73,6 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     comments: await listPinComments(user, pin.id),
     reactions: await getPinReactions(user, pin.id),
     editCommentId: url.searchParams.get('editComment'),
+    confirmDeleteCommentId: url.searchParams.get('confirm') === 'deleteComment' ? url.searchParams.get('comment') : null,
     // the confirm steps rendered by the server (no JavaScript needed)
     confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
     editOpen: canEdit && url.searchParams.get('edit') === '1',
@@ -328,6 +329,7 @@ function PinView({ data }: { data: Loaded }) {
         comments={data.comments}
         reactions={data.reactions}
         editCommentId={data.editCommentId}
+        confirmDeleteCommentId={data.confirmDeleteCommentId}
         result={actionData && 'commentId' in actionData ? (actionData as unknown as PinCommunityProps['result']) : null}
       />
     </article>

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { canCreateTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid, toCardData } from '~/components/pin-grid';
+import { withCommunityCounts } from '~/services/community.server';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { EmptyNote, TeamLogo } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
@@ -44,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab: TabKey = isTab(tabParam) ? tabParam : 'teams';
   const teams = await listMyTeams(user);
   const managed = teams.filter((t) => t.relation === 'manager');
-  const teamPins = tab === 'pins' ? (await listUserTeamPins(user, user.id)).map(toCardData) : [];
+  const teamPins = tab === 'pins' ? await withCommunityCounts((await listUserTeamPins(user, user.id)).map(toCardData)) : [];
   const confirmTeam = url.searchParams.get('confirm') === 'delete' ? url.searchParams.get('team') : null;
   const chosen = url.searchParams.get('team');
   return json({

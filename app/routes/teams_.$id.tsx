@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { canManageTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid, toCardData } from '~/components/pin-grid';
+import { withCommunityCounts } from '~/services/community.server';
 import { EmptyNote, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
 import { Tabs } from '~/components/ui/tabs';
@@ -50,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     state: 'ok' as const,
     details,
-    pins: pins.map(toCardData),
+    pins: await withCommunityCounts(pins.map(toCardData)),
     orders,
     canManage,
     // the links to share, whole (the page may be read from a phone and pasted into a message)

@@ -49,7 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const accepted = proposals?.proposals.filter((p) => p.status === 'accepted').map((p) => p.id) ?? [];
     const rated = new Set(await ratedTradeIds(user.id, accepted));
     const rateable = accepted.filter((id) => !rated.has(id));
-    return json({ signedIn: true as const, viewerId: user.id, tab, counts, notices, matches, proposals, rateable });
+    const confirmAcceptId = url.searchParams.get('confirm') === 'accept' ? url.searchParams.get('trade') : null;
+    return json({ signedIn: true as const, viewerId: user.id, tab, counts, notices, matches, proposals, rateable, confirmAcceptId });
   });
 }
 
@@ -172,7 +173,7 @@ function TradesPage({ data }: { data: Loaded }) {
         data.proposals.proposals.length ? (
           <ul className="space-y-4">
             {data.proposals.proposals.map((p) => (
-              <ProposalCard key={p.id} proposal={p} viewerId={data.viewerId} canRate={data.rateable.includes(p.id)} />
+              <ProposalCard key={p.id} proposal={p} viewerId={data.viewerId} canRate={data.rateable.includes(p.id)} confirmAccept={data.confirmAcceptId === p.id} />
             ))}
           </ul>
         ) : (

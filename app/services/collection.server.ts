@@ -35,6 +35,7 @@ import {
   type UnlockedBadge,
 } from './achievements.server';
 import { ensureAchievementsOnce } from './achievement-definitions.server';
+import { recordChallengeProgress, type CompletedChallenge } from './challenges.server';
 import { Invalid, NotFound } from './errors';
 import { toPinDto, type PinDto } from './pin-dto.server';
 import { csvDocument } from '~/utils/csv';
@@ -57,7 +58,7 @@ export async function addCollectionEntry(
   userId: string,
   input: AddCollectionInput,
   opts: ActivityOptions = {},
-): Promise<{ entryId: string; newlyUnlockedBadges: UnlockedBadge[] }> {
+): Promise<{ entryId: string; newlyUnlockedBadges: UnlockedBadge[]; completedChallenges: CompletedChallenge[] }> {
   const data = parseWith(AddToCollectionApiSchema, input);
   const pin = await tx.query.pins.findFirst({ where: eq(pins.id, data.pinId), columns: { id: true } });
   if (!pin) throw new NotFound('Pin Not Found');
@@ -113,7 +114,8 @@ export async function addCollectionEntry(
   await refreshCollectionCounts(tx, userId);
   await recordActivityDay(tx, userId, { ...opts, now });
   const newlyUnlockedBadges = await evaluateBadges(tx, userId, { now });
-  return { entryId, newlyUnlockedBadges };
+  const completedChallenges = await recordChallengeProgress(tx, userId, 'collection', { now });
+  return { entryId, newlyUnlockedBadges, completedChallenges };
 }
 
 /** The add form / POST /api/collections: validates, checks sign-in, runs one transaction. */
@@ -121,13 +123,13 @@ export async function createCollectionEntry(
   actor: Actor | null,
   input: unknown,
   opts: ActivityOptions = {},
-): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[]; completedChallenges: CompletedChallenge[] }> {
   assertSignedIn(actor, 'Please sign in to add pins to your collection');
   const data = parseWith(AddToCollectionApiSchema, input);
   await ensureAchievementsOnce();
   const result = await transaction((tx) => addCollectionEntry(tx, actor.id, data, opts));
   const entry = await getEntryById(result.entryId);
-  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
+  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges, completedChallenges: result.completedChallenges };
 }
 
 /**
@@ -140,7 +142,7 @@ export async function moveCollectionEntry(
   userId: string,
   input: { pinId: unknown; status: unknown },
   opts: ActivityOptions = {},
-): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[]; completedChallenges: CompletedChallenge[] }> {
   assertCanWriteCollection(actor, userId);
   const { pinId, status } = parseWith(MoveCollectionSchema, input);
   await ensureAchievementsOnce();
@@ -150,7 +152,7 @@ export async function moveCollectionEntry(
       where: and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)),
     });
     if (!existing) throw new NotFound('This pin is not in your collection');
-    if (existing.status === status) return { entryId: existing.id, newlyUnlockedBadges: [] as UnlockedBadge[] };
+    if (existing.status === status) return { entryId: existing.id, newlyUnlockedBadges: [] as UnlockedBadge[], completedChallenges: [] as CompletedChallenge[] };
     if (!COLLECTION_MOVES[existing.status].includes(status)) {
       throw new Invalid(`A ${existing.status} pin cannot move to ${status}`, { status: [`A ${existing.status} pin cannot move to ${status}`] });
     }
@@ -167,10 +169,11 @@ export async function moveCollectionEntry(
     await refreshCollectionCounts(tx, userId);
     await recordActivityDay(tx, userId, { ...opts, now });
     const newlyUnlockedBadges = await evaluateBadges(tx, userId, { now });
-    return { entryId: existing.id, newlyUnlockedBadges };
+    const completedChallenges = await recordChallengeProgress(tx, userId, 'collection', { now });
+    return { entryId: existing.id, newlyUnlockedBadges, completedChallenges };
   });
   const entry = await getEntryById(result.entryId);
-  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
+  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges, completedChallenges: result.completedChallenges };
 }
 
 /**
@@ -182,7 +185,7 @@ export async function updateCollectionEntry(
   actor: Actor | null,
   input: unknown,
   opts: ActivityOptions = {},
-): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+): Promise<{ entry: CollectionEntryDto; newlyUnlockedBadges: UnlockedBadge[]; completedChallenges: CompletedChallenge[] }> {
   assertSignedIn(actor, 'Please sign in to change your collection');
   const data = parseWith(AddToCollectionApiSchema, input);
   assertCanWriteCollection(actor, actor.id);
@@ -208,10 +211,11 @@ export async function updateCollectionEntry(
     await refreshCollectionCounts(tx, actor.id);
     await recordActivityDay(tx, actor.id, { ...opts, now });
     const newlyUnlockedBadges = await evaluateBadges(tx, actor.id, { now });
-    return { entryId: existing.id, newlyUnlockedBadges };
+    const completedChallenges = await recordChallengeProgress(tx, actor.id, 'collection', { now });
+    return { entryId: existing.id, newlyUnlockedBadges, completedChallenges };
   });
   const entry = await getEntryById(result.entryId);
-  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges };
+  return { entry, newlyUnlockedBadges: result.newlyUnlockedBadges, completedChallenges: result.completedChallenges };
 }
 
 /** Removes a pin from the user's collection. */

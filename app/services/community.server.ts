@@ -141,3 +141,39 @@ export async function togglePinReaction(actor: Actor | null, pinId: string, inpu
   });
   return { ...(await getPinReactions(actor, pinId)), type, ...result };
 }
+
+// ---------------------------------------------------------------- counts on grid cards
+
+export interface PinCommunityCounts {
+  likes: number;
+  comments: number;
+}
+
+/**
+ * Likes and comments of a page of pins in one grouped query (from the reactions' unique index and
+ * the comments' pin index), so a grid does not ask once per card. Pins with neither are left out.
+ */
+export async function communityCountsOf(pinIds: string[]): Promise<Map<string, PinCommunityCounts>> {
+  const ids = [...new Set(pinIds)];
+  if (!ids.length) return new Map();
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = await db().all<{ pin_id: string; likes: number; comments: number }>(sql`
+    select pin_id, sum(likes) as likes, sum(comments) as comments from (
+      select pin_id, count(*) as likes, 0 as comments from pin_reactions where pin_id in (${list}) and type = 'like' group by pin_id
+      union all
+      select pin_id, 0, count(*) from pin_comments where pin_id in (${list}) group by pin_id
+    ) group by pin_id`);
+  return new Map(rows.map((r) => [r.pin_id, { likes: Number(r.likes), comments: Number(r.comments) }]));
+}
+
+/** Cards with their like and comment counts (only the ones that have some). */
+export async function withCommunityCounts<T extends { id: string }>(cards: T[]): Promise<(T & Partial<PinCommunityCounts>)[]> {
+  const counts = await communityCountsOf(cards.map((c) => c.id));
+  return cards.map((c) => {
+    const n = counts.get(c.id);
+    return n ? { ...c, ...(n.likes ? { likes: n.likes } : {}), ...(n.comments ? { comments: n.comments } : {}) } : c;
+  });
+}

@@ -43,6 +43,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from './errors';
 import { imageUrl } from './images.server';
 import { getVendorOf } from './marketplace.server';
 import { paymentProvider } from './payments/index.server';
+import { recordChallengeProgress } from './challenges.server';
 
 export const ORDER_NOT_FOUND = 'Order not found';
 export const CART_CHANGED = 'Prices or stock changed since you looked. Please review your cart and check out again.';
@@ -338,6 +339,8 @@ export async function checkout(actor: Actor | null, input: Record<string, unknow
       orderIds.push(order.id);
     }
     await tx.delete(cartItems).where(and(eq(cartItems.userId, actor.id), inArray(cartItems.marketplacePinId, cart.groups.flatMap((g) => g.lines.map((l) => l.marketplacePinId)))));
+    // a placed order counts toward the day's marketplace challenge
+    await recordChallengeProgress(tx, actor.id, 'order', { now });
     return { checkoutId: co.id, orderIds, expiresAt };
   });
 

@@ -11,6 +11,7 @@ import { loader as commentsLoader, action as commentsAction } from '~/routes/api
 import { action as commentAction } from '~/routes/api.comments.$id';
 import { loader as reactionsLoader, action as reactionsAction } from '~/routes/api.pins.$id.reactions';
 import { resetAllRateLimits } from '~/services/rate-limit.server';
+import { withCommunityCounts } from '~/services/community.server';
 import { call, request, type Handler } from '../support/api';
 import { createPin, createUser } from '../support/factories';
 
@@ -88,5 +89,19 @@ describe('reactions', () => {
     const visitor = await call(reactionsLoader as Handler, request(`/api/pins/${pin.id}/reactions`), params);
     expect({ status: visitor.status, body: visitor.body }).toEqual({ status: 200, body: { counts: { like: 1, favorite: 0, want: 1 }, mine: [] } });
     expect((await call(reactionsLoader as Handler, request('/api/pins/nope/reactions'), { id: 'nope' })).status).toBe(404);
+  });
+});
+
+describe('counts on pin cards', () => {
+  it('gives a page of cards their likes and comments in one query, leaving out pins with none', async () => {
+    const [liked, quiet, ann, bob] = await Promise.all([createPin(), createPin(), person(), person()]);
+    const react = (cookie: string, type: string) => call(reactionsAction as Handler, request(`/api/pins/${liked.id}/reactions`, { method: 'POST', cookie, json: { type } }), { id: liked.id });
+    await react(ann.cookie, 'like');
+    await react(bob.cookie, 'like');
+    await react(bob.cookie, 'favorite');
+    await call(commentsAction as Handler, request(`/api/pins/${liked.id}/comments`, { method: 'POST', cookie: ann.cookie, json: { content: 'Nice' } }), { id: liked.id });
+    const cards = await withCommunityCounts([{ id: liked.id, name: 'a' }, { id: quiet.id, name: 'b' }]);
+    expect(cards).toEqual([{ id: liked.id, name: 'a', likes: 2, comments: 1 }, { id: quiet.id, name: 'b' }]);
+    expect(await withCommunityCounts([])).toEqual([]);
   });
 });

@@ -124,6 +124,24 @@ describe('trade proposals', () => {
     expect((await call(tradesLoader as Handler, request('/api/trades?box=nope', { cookie: s.ann.cookie }))).status).toBe(400);
   });
 
+  it('takes a form-encoded proposal: repeated keys and name[] are lists of pins', async () => {
+    const s = await scene();
+    const d = await createPin({ name: 'Delta Pin' });
+    await put(s.ann.user.id, d.id, 'trading');
+    const form = (body: string, cookie = s.ann.cookie) =>
+      call(tradesAction as Handler, new Request('http://localhost/api/trades', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body }));
+    const twoPins = await form(`recipientId=${s.bob.user.id}&give=${s.a.id}&give=${d.id}&receive=${s.b.id}&note=From+a+form`);
+    expect(twoPins.status).toBe(201);
+    expect(twoPins.body.proposerGives.map((p: { id: string }) => p.id).sort()).toEqual([s.a.id, d.id].sort());
+    expect(twoPins.body).toMatchObject({ note: 'From a form', recipientGives: [{ id: s.b.id }] });
+    const brackets = await form(`recipientId=${s.bob.user.id}&give%5B%5D=${d.id}&receive[]=${s.b.id}`);
+    expect(brackets.status).toBe(201);
+    expect(brackets.body).toMatchObject({ proposerGives: [{ id: d.id }], recipientGives: [{ id: s.b.id }] });
+    // bad input is still a 400 with the form's message
+    expect(await form(`recipientId=${s.bob.user.id}&receive[]=${s.b.id}`)).toMatchObject({ status: 400, body: { error: 'Choose at least one of your pins to give' } });
+    expect(await form(`recipientId=${s.bob.user.id}&recipientId=${s.cy.user.id}&give=${s.a.id}&receive=${s.b.id}`)).toMatchObject({ status: 400 });
+  });
+
   it('declines, cancels and counters only while open, by the right side', async () => {
     const s = await scene();
     const propose = () => proposeTrade(s.ann.actor, { recipientId: s.bob.user.id, give: [s.a.id], receive: [s.b.id] });

@@ -18,6 +18,7 @@ import { db } from '~/db/index.server';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { nearIdenticalOf } from '~/utils/identification';
 import { recordIdentificationActivity } from '../achievements.server';
+import { recordChallengeProgress } from '../challenges.server';
 import { AppError, Invalid, NotFound, TooLarge, UnsupportedMediaType } from '../errors';
 import { imageIdOf, imageUrl, photoMaster, savePreparedImage, sniffImageType, toImageBytes } from '../images.server';
 import type { IdentificationAnalysis, IdentificationResult, SimilarPin } from '~/types/identification';
@@ -252,6 +253,8 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
       await tx.update(pins).set({ identificationCount: sql`${pins.identificationCount} + 1` }).where(eq(pins.id, bestId));
     }
     const badges = actor ? await recordIdentificationActivity(tx, actor.id, { successful: identified, now: opts.now, timeZone: opts.timeZone }) : [];
+    // the reward shows on home and /badges (the result card lists badges only)
+    if (actor) await recordChallengeProgress(tx, actor.id, 'identification', { now: opts.now });
     return { identificationId: row.id, newlyUnlockedBadges: badges };
   });
 
