@@ -16,6 +16,7 @@ import express from 'express';
 import morgan from 'morgan';
 import { bodyLimits } from './body-limits.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
+import { installRouteMatchCache } from './route-match-cache.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
 const problem = configurationProblem();
@@ -25,6 +26,8 @@ if (problem) {
 }
 
 installGlobals({ nativeFetch: true });
+// route matching remembered per pathname instead of redone 3-4 times a page (route-match-cache.js)
+installRouteMatchCache();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_PATH = path.join(root, 'build/index.js');
