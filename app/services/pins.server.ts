@@ -12,7 +12,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull,
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import { assertCanCreatePin, assertCanCurate, assertCanEditPin, assertSignedIn, type Actor } from '~/auth/permissions';
-import { db, transaction, type Db } from '~/db/index.server';
+import { cachedUntilWrite, db, prepared, transaction, type Db } from '~/db/index.server';
 import { identifications, images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
 import { yearField } from '~/forms/pins';
 import { parseWith } from '~/utils/validation';
@@ -194,17 +194,35 @@ function rowToDto(row: PinRow): PinDto {
   );
 }
 
-function baseSelect() {
-  return db()
+function baseSelect(conn: Db = db()) {
+  return conn
     .select(dtoColumns)
     .from(pins)
     .innerJoin(organizations, eq(organizations.id, pins.organizationId))
     .leftJoin(teams, eq(teams.id, pins.teamId));
 }
 
+// the hot reads, built and prepared once (pin detail, the home lists)
+const pinById = prepared((conn) => baseSelect(conn).where(eq(pins.id, sql.placeholder('id'))).prepare());
+const newestQuery = prepared((conn) =>
+  baseSelect(conn).orderBy(desc(pins.createdAt), desc(pins.id)).limit(sql.placeholder('limit')).prepare(),
+);
+const rarestOrder = [desc(pins.rarityScore), asc(pins.totalQuantity), desc(pins.createdAt), desc(pins.id)];
+const rarestQuery = prepared((conn) => baseSelect(conn).orderBy(...rarestOrder).limit(sql.placeholder('limit')).prepare());
+const ultraRareQuery = prepared((conn) =>
+  baseSelect(conn).where(eq(pins.rarity, 'ultra_rare')).orderBy(...rarestOrder).limit(sql.placeholder('limit')).prepare(),
+);
+const highestValueQuery = prepared((conn) =>
+  baseSelect(conn)
+    .where(isNotNull(pins.estimatedValueCents))
+    .orderBy(desc(pins.estimatedValueCents), desc(pins.createdAt), desc(pins.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
 /** One pin, or NotFound('Pin Not Found'). */
 export async function getPin(id: string): Promise<PinDto> {
-  const row = typeof id === 'string' && id.length <= 64 ? await baseSelect().where(eq(pins.id, id)).get() : undefined;
+  const row = typeof id === 'string' && id.length <= 64 ? await pinById().get({ id }) : undefined;
   if (!row) throw new NotFound('Pin Not Found');
   return rowToDto(row);
 }
@@ -233,33 +251,31 @@ const clampLimit = (limit: unknown, fallback: number) => {
 
 /** Newest first (all pins). */
 export async function newestPins(limit: unknown = 4): Promise<PinDto[]> {
-  const rows = await baseSelect().orderBy(desc(pins.createdAt), desc(pins.id)).limit(clampLimit(limit, 4));
+  const rows = await newestQuery().all({ limit: clampLimit(limit, 4) });
   return rows.map(rowToDto);
 }
 
 /** Rarest first (score, then fewest made); `ultraRareOnly` for the home tab 'Ultra Rare Finds'. */
 export async function rarestPins(limit: unknown = 4, opts: { ultraRareOnly?: boolean } = {}): Promise<PinDto[]> {
-  const rows = await baseSelect()
-    .where(opts.ultraRareOnly ? eq(pins.rarity, 'ultra_rare') : undefined)
-    .orderBy(desc(pins.rarityScore), asc(pins.totalQuantity), desc(pins.createdAt), desc(pins.id))
-    .limit(clampLimit(limit, 4));
+  const rows = await (opts.ultraRareOnly ? ultraRareQuery() : rarestQuery()).all({ limit: clampLimit(limit, 4) });
   return rows.map(rowToDto);
 }
 
 /** Most valuable first; pins without an estimated value are left out. */
 export async function highestValuePins(limit: unknown = 4): Promise<PinDto[]> {
-  const rows = await baseSelect()
-    .where(isNotNull(pins.estimatedValueCents))
-    .orderBy(desc(pins.estimatedValueCents), desc(pins.createdAt), desc(pins.id))
-    .limit(clampLimit(limit, 4));
+  const rows = await highestValueQuery().all({ limit: clampLimit(limit, 4) });
   return rows.map(rowToDto);
 }
 
 /**
  * The counts on the home tabs: Newest = every pin, Rarest = ultra rare pins (the tab is
- * 'Ultra Rare Finds'), High Value = pins with an estimated value. One query.
+ * 'Ultra Rare Finds'), High Value = pins with an estimated value. One query, kept until the
+ * database is written to.
  */
 export async function homeTabCounts(): Promise<{ newest: number; rarest: number; value: number }> {
+  return { ...(await tabCounts()) };
+}
+const tabCounts = cachedUntilWrite(async () => {
   const row = await db()
     .select({
       newest: count(),
@@ -269,7 +285,7 @@ export async function homeTabCounts(): Promise<{ newest: number; rarest: number;
     .from(pins)
     .get();
   return { newest: Number(row?.newest ?? 0), rarest: Number(row?.rarest ?? 0), value: Number(row?.value ?? 0) };
-}
+});
 
 // ---------------------------------------------------------------- search
 
@@ -364,8 +380,11 @@ function pinOrder(sort: PinSort, dir: 'asc' | 'desc'): SQL[] {
   }
 }
 
-/** The years pins in the catalogue have, newest first (browse's year filter). */
+/** The years pins in the catalogue have, newest first (browse's year filter); kept until the database is written to. */
 export async function listPinYears(): Promise<number[]> {
+  return [...(await pinYears())];
+}
+const pinYears = cachedUntilWrite(async () => {
   // one index seek per year (pins_year_idx), newest first: DISTINCT walked every pin's entry
   // (about 40 ms of each browse page at 100,000 pins)
   const rows = await db().all<{ year: number | null }>(sql`
@@ -376,7 +395,7 @@ export async function listPinYears(): Promise<number[]> {
     )
     select year from y where year is not null`);
   return rows.map((r) => (r.year == null ? null : Number(r.year))).filter((y): y is number => y != null);
-}
+});
 
 /** Normalises the filters as the API and the browse page receive them. */
 export function normaliseFilters(filters: PinListFilters) {
