@@ -11,6 +11,11 @@
  * and the pathname, so the result is kept per shape and pathname and handed back with the calling
  * tree's own route objects (the per-request trees are new objects of the same shape). Trees without
  * route ids are matched as before. At most MAX_PATHS pathnames are kept per shape.
+ *
+ * The same goes for the route objects React renders from: Remix builds them afresh for every page
+ * from the build's manifest and modules (`createServerRoutes`, about 150 objects), although they
+ * change only with the build. `installServerRoutesCache` keeps them per manifest while every route
+ * module is the same; React Router copies them into its own objects and does not change them.
  */
 import { createRequire } from 'node:module';
 
@@ -74,4 +79,27 @@ export function installRouteMatchCache(router = createRequire(import.meta.url)('
   }
   matchRoutes.cached = true;
   router.matchRoutes = matchRoutes;
+}
+
+/** Wraps Remix's `createServerRoutes` (looked up on its module at each page); idempotent. */
+export function installServerRoutesCache(routes = createRequire(import.meta.url)('@remix-run/react/dist/routes.js')) {
+  const original = routes?.createServerRoutes;
+  if (typeof original !== 'function' || original.cached) return;
+  /** @type {WeakMap<object, { modules: Record<string, unknown>, future: unknown, isSpaMode: unknown, tree: unknown }>} */
+  const byManifest = new WeakMap();
+  function createServerRoutes(manifest, routeModules, future, isSpaMode, ...rest) {
+    if (rest.length > 0 || !manifest || !routeModules) return original(manifest, routeModules, future, isSpaMode, ...rest);
+    const kept = byManifest.get(manifest);
+    if (kept && kept.future === future && kept.isSpaMode === isSpaMode && sameModules(kept.modules, routeModules, manifest)) return kept.tree;
+    const tree = original(manifest, routeModules, future, isSpaMode);
+    byManifest.set(manifest, { modules: { ...routeModules }, future, isSpaMode, tree });
+    return tree;
+  }
+  createServerRoutes.cached = true;
+  routes.createServerRoutes = createServerRoutes;
+}
+
+function sameModules(kept, current, manifest) {
+  for (const id in manifest) if (kept[id] !== current[id]) return false;
+  return true;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgnosticRouteObject } from '@remix-run/router';
-import { installRouteMatchCache } from '../../app/cli/route-match-cache.js';
+import { installRouteMatchCache, installServerRoutesCache } from '../../app/cli/route-match-cache.js';
 
 type Route = AgnosticRouteObject;
 
@@ -65,5 +65,25 @@ describe('the remembered route matching', () => {
     const routes = [{ path: 'a/:x' }, { path: 'b' }];
     expect(router.matchRoutes(routes, '/a/1')?.[0].params).toEqual({ x: '1' });
     expect(router.matchRoutes(routes, '/b')?.[0].route).toBe(routes[1]);
+  });
+});
+
+describe('the route objects React renders from', () => {
+  it('are built once per build and again when a route module changes', async () => {
+    const remix = (await import('@remix-run/react/dist/routes.js')) as unknown as { createServerRoutes: (...args: unknown[]) => unknown };
+    const wrapped = { createServerRoutes: remix.createServerRoutes };
+    installServerRoutesCache(wrapped);
+    const manifest = {
+      root: { id: 'root', path: '', hasLoader: true, module: '/root.js' },
+      'routes/a': { id: 'routes/a', parentId: 'root', path: 'a', hasLoader: false, module: '/a.js' },
+    };
+    const modules = { root: { default: () => null }, 'routes/a': { default: () => null } };
+    const future = {};
+    const first = wrapped.createServerRoutes(manifest, { ...modules }, future, false);
+    expect(JSON.stringify(first)).toBe(JSON.stringify(remix.createServerRoutes(manifest, modules, future, false)));
+    // a new modules object per page, the same modules: the same tree
+    expect(wrapped.createServerRoutes(manifest, { ...modules }, future, false)).toBe(first);
+    const changed = wrapped.createServerRoutes(manifest, { ...modules, 'routes/a': { default: () => 'new' } }, future, false);
+    expect(changed).not.toBe(first);
   });
 });
