@@ -3,9 +3,9 @@
  * Expiry rolls forward 30 days on use; expired rows are removed.
  */
 import { createSessionStorage, type Session } from '@remix-run/node';
-import { eq, lt } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
-import { db } from '~/db/index.server';
+import { db, prepared } from '~/db/index.server';
 import { sessions } from '~/db/schema';
 import { secureCookies, sessionSecrets } from '~/utils/env.server';
 
@@ -21,6 +21,9 @@ export interface SessionData {
 
 /** How often a signed-in visit pushes the 30-day expiry forward (one write a day, not per request). */
 const ROLL_EVERY_MS = 24 * 60 * 60 * 1000;
+
+// every request with a cookie reads its session: built and prepared once
+const sessionBySid = prepared((conn) => conn.query.sessions.findFirst({ where: eq(sessions.sid, sql.placeholder('sid')) }).prepare());
 
 let lastCleanup = 0;
 async function cleanupExpired() {
@@ -54,7 +57,7 @@ export const sessionStorage = createSessionStorage<SessionData>({
     return sid;
   },
   async readData(sid) {
-    const row = await db().query.sessions.findFirst({ where: eq(sessions.sid, sid) });
+    const row = await sessionBySid().execute({ sid });
     if (!row) return null;
     if (row.expire.getTime() < Date.now()) {
       await db().delete(sessions).where(eq(sessions.sid, sid));

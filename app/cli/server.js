@@ -8,6 +8,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
 import { broadcastDevReady, installGlobals } from '@remix-run/node';
@@ -16,6 +17,7 @@ import express from 'express';
 import morgan from 'morgan';
 import { bodyLimits } from './body-limits.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
+import { installRouteMatchCache, installServerRoutesCache } from './route-match-cache.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
 const problem = configurationProblem();
@@ -25,6 +27,10 @@ if (problem) {
 }
 
 installGlobals({ nativeFetch: true });
+// route matching remembered per pathname instead of redone 3-4 times a page, and the route objects
+// React renders from built once per build (route-match-cache.js)
+installRouteMatchCache();
+installServerRoutesCache();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_PATH = path.join(root, 'build/index.js');
@@ -34,7 +40,10 @@ const build = await import(BUILD_PATH);
 const app = express();
 app.disable('x-powered-by');
 app.set('trust proxy', process.env.TRUST_PROXY === '0' ? false : 1);
-app.use(compression());
+// brotli at quality 4 (the middleware's default) with a 256 KB window instead of 4 MB: the same
+// bytes for a page (pages are far smaller) at a quarter of the CPU (a 42 KB browse page: 1.1 ms
+// -> 0.27 ms; gzip takes 0.26 ms for 3% more bytes)
+app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
 // Remix flushes after every chunk it streams; with compression on, each flush ends a deflate block
 // and nearly doubles the gzip size of a page. Pages here do not stream deferred data, so let zlib
 // fill its blocks (a 24-card browse page: 11.5 KB gzip with flushes, about 6 KB without).

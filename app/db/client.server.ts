@@ -27,11 +27,18 @@ export interface DbHandle {
   driver: DriverName;
   url: string;
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Changes when anything was written to the database since the last call, by this process or
+   * another: SQLite's data_version (other connections' commits) and total_changes() (this
+   * connection's). Null for a remote libSQL server, which cannot tell.
+   */
+  changeStamp(): Promise<string | null>;
   migrate(): Promise<void>;
   close(): void;
 }
 
 const DEFAULT_URL = 'file:./data/pindex.db';
+const CHANGE_STAMP_SQL = 'select (select data_version from pragma_data_version) as other, total_changes() as own';
 
 function migrationsFolder(): string {
   // works from the sources (tsx, vitest) and from the server build (build/index.js)
@@ -85,6 +92,7 @@ export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_URL, opts
     sqlite.pragma(`synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     const db = drizzleSqlite(sqlite, { schema }) as unknown as Db;
     const withLock = createLock();
+    let stamp: Database.Statement<[], { other: number; own: number }> | null = null;
     return {
       db,
       driver,
@@ -106,6 +114,11 @@ export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_URL, opts
             throw error;
           }
         });
+      },
+      async changeStamp() {
+        stamp ??= sqlite.prepare(CHANGE_STAMP_SQL);
+        const row = stamp.get();
+        return row ? `${row.other}:${row.own}` : null;
       },
       async migrate() {
         migrateSqlite(drizzleSqlite(sqlite), { migrationsFolder: migrationsFolder() });
@@ -141,6 +154,11 @@ export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_URL, opts
           behavior: 'immediate',
         }),
       );
+    },
+    async changeStamp() {
+      if (!/^file:/.test(url)) return null;
+      const row = (await client.execute(CHANGE_STAMP_SQL)).rows[0];
+      return row ? `${row.other}:${row.own}` : null;
     },
     async migrate() {
       if (!walDone && url.startsWith('file:')) {

@@ -10,5 +10,46 @@ export function transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
   return getDatabase().transaction(fn);
 }
 
+/**
+ * A query built once per database handle instead of on every call: `build` returns a drizzle
+ * query ending in `.prepare()` whose varying values are `sql.placeholder('name')`s, and the
+ * service runs it with `.all({ name })` / `.get({ name })`. On better-sqlite3 the SQL statement
+ * is compiled once too; on libSQL the SQL text and its mapping are reused. Tests that point the
+ * process at another database get their own copy.
+ */
+export function prepared<T>(build: (db: Db) => T): () => T {
+  const byDb = new WeakMap<Db, T>();
+  return () => {
+    const conn = db();
+    let query = byDb.get(conn);
+    if (query === undefined) {
+      query = build(conn);
+      byDb.set(conn, query);
+    }
+    return query;
+  };
+}
+
+/**
+ * A read whose answer changes only when the database does (the home tab counts, browse's years
+ * and organizations): kept per database handle until anything is written to it, by this process
+ * or another (`changeStamp`), and for at most REMOTE_TTL_MS on a remote libSQL server, which
+ * cannot tell. The value is shared between callers: they must not change it.
+ */
+export function cachedUntilWrite<T>(load: () => Promise<T>): () => Promise<T> {
+  const byDb = new WeakMap<Db, { stamp: string | null; at: number; value: Promise<T> }>();
+  return async () => {
+    const handle = getDatabase();
+    const stamp = await handle.changeStamp();
+    const kept = byDb.get(handle.db);
+    if (kept && kept.stamp === stamp && (stamp !== null || Date.now() - kept.at < REMOTE_TTL_MS)) return kept.value;
+    const value = load();
+    byDb.set(handle.db, { stamp, at: Date.now(), value });
+    value.catch(() => byDb.get(handle.db)?.value === value && byDb.delete(handle.db));
+    return value;
+  };
+}
+const REMOTE_TTL_MS = 5_000;
+
 export type { Db } from './client.server';
 export * as schema from './schema';

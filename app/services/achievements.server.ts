@@ -12,7 +12,7 @@
  *   (no JavaScript, API clients) the day is the UTC day.
  */
 import { and, count, countDistinct, eq, sql } from 'drizzle-orm';
-import { db, type Db } from '~/db/index.server';
+import { db, prepared, type Db } from '~/db/index.server';
 import {
   achievements,
   pins,
@@ -379,8 +379,13 @@ export async function getBadgeOverview(actor: Actor | null, userId: string) {
 }
 
 /** How many badges a user has earned (the navigation's badge count). */
+const earnedCount = prepared((conn) =>
+  conn.select({ n: count() }).from(userAchievements).where(eq(userAchievements.userId, sql.placeholder('userId'))).prepare(),
+);
+
 export async function countEarnedBadges(userId: string): Promise<number> {
-  const [row] = await db().select({ n: count() }).from(userAchievements).where(eq(userAchievements.userId, userId));
+  // the navigation bar's badge count, on every signed-in page
+  const row = await earnedCount().get({ userId });
   return row?.n ?? 0;
 }
 

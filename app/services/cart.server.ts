@@ -10,7 +10,7 @@
  */
 import { and, count, eq, sql } from 'drizzle-orm';
 import { assertCanBuy, assertSignedIn, type Actor } from '~/auth/permissions';
-import { db, transaction } from '~/db/index.server';
+import { db, prepared, transaction } from '~/db/index.server';
 import { cartItems, marketplacePins, vendors } from '~/db/schema';
 import { addToCartSchema, MAX_CART_QUANTITY, setQuantitySchema } from '~/forms/marketplace';
 import { centsToDecimal } from '~/utils/money';
@@ -113,8 +113,13 @@ export async function getCart(actor: Actor | null): Promise<Cart> {
 }
 
 /** Pieces in the cart (cheap: the nav shows it on every page). */
+// the navigation bar's cart count, on every signed-in page: built and prepared once
+const cartCountQuery = prepared((conn) =>
+  conn.select({ n: sql<number>`coalesce(sum(${cartItems.quantity}), 0)` }).from(cartItems).where(eq(cartItems.userId, sql.placeholder('userId'))).prepare(),
+);
+
 export async function cartCount(userId: string): Promise<number> {
-  const row = await db().select({ n: sql<number>`coalesce(sum(${cartItems.quantity}), 0)` }).from(cartItems).where(eq(cartItems.userId, userId)).get();
+  const row = await cartCountQuery().get({ userId });
   return Number(row?.n ?? 0);
 }
 

@@ -14,7 +14,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { assertCanReadCollection, assertCanWriteCollection, assertSignedIn, type Actor } from '~/auth/permissions';
-import { db, transaction, type Db } from '~/db/index.server';
+import { db, prepared, transaction, type Db } from '~/db/index.server';
 import {
   organizations,
   pins,
@@ -351,10 +351,14 @@ export async function getCollectionEntry(actor: Actor | null, userId: string, pi
 }
 
 /** Whether (and how) a pin is in the user's collection (pin detail pages may show it). */
+const entryForPin = prepared((conn) =>
+  conn.query.userCollections
+    .findFirst({ where: and(eq(userCollections.userId, sql.placeholder('userId')), eq(userCollections.pinId, sql.placeholder('pinId'))) })
+    .prepare(),
+);
+
 export async function getCollectionEntryForPin(userId: string, pinId: string): Promise<CollectionEntry | null> {
-  const row = await db().query.userCollections.findFirst({
-    where: and(eq(userCollections.userId, userId), eq(userCollections.pinId, pinId)),
-  });
+  const row = await entryForPin().execute({ userId, pinId });
   return row ?? null;
 }
 

@@ -10,7 +10,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { assertCanDeleteComment, assertCanEditComment, assertSignedIn, canDeleteComment, canEditComment, type Actor } from '~/auth/permissions';
-import { db, transaction } from '~/db/index.server';
+import { db, prepared, transaction } from '~/db/index.server';
 import { pinComments, pinReactions, pins, userCollections, users } from '~/db/schema';
 import { commentSchema, reactionSchema } from '~/forms/community';
 import type { PinCommentDto, PinReactionsDto } from '~/types/community';
@@ -24,21 +24,36 @@ import { consumeRateLimit } from './rate-limit.server';
 
 export type { PinCommentDto, PinReactionsDto };
 
+// pin detail reads these on every view: built and prepared once
+const pinExists = prepared((conn) => conn.query.pins.findFirst({ where: eq(pins.id, sql.placeholder('pinId')), columns: { id: true } }).prepare());
+const pinCommentsQuery = prepared((conn) =>
+  conn
+    .select({ c: pinComments, u: { id: users.id, nickname: users.nickname, firstName: users.firstName, lastName: users.lastName, email: users.email, deletedAt: users.deletedAt } })
+    .from(pinComments)
+    .leftJoin(users, eq(users.id, pinComments.userId))
+    .where(eq(pinComments.pinId, sql.placeholder('pinId')))
+    .orderBy(asc(pinComments.createdAt), asc(pinComments.id))
+    .limit(200)
+    .prepare(),
+);
+const pinReactionsQuery = prepared((conn) =>
+  conn
+    .select({ type: pinReactions.type, n: sql<number>`count(*)`, mine: sql<number>`sum(case when ${pinReactions.userId} = ${sql.placeholder('viewerId')} then 1 else 0 end)` })
+    .from(pinReactions)
+    .where(eq(pinReactions.pinId, sql.placeholder('pinId')))
+    .groupBy(pinReactions.type)
+    .prepare(),
+);
+
 async function assertPin(pinId: string) {
-  const pin = await db().query.pins.findFirst({ where: eq(pins.id, pinId), columns: { id: true } });
+  const pin = await pinExists().execute({ pinId });
   if (!pin) throw new NotFound('Pin Not Found');
 }
 
 /** A pin's comments, oldest first, with what the viewer may do to each. */
 export async function listPinComments(viewer: Actor | null, pinId: string): Promise<PinCommentDto[]> {
   await assertPin(pinId);
-  const rows = await db()
-    .select({ c: pinComments, u: { id: users.id, nickname: users.nickname, firstName: users.firstName, lastName: users.lastName, email: users.email, deletedAt: users.deletedAt } })
-    .from(pinComments)
-    .leftJoin(users, eq(users.id, pinComments.userId))
-    .where(eq(pinComments.pinId, pinId))
-    .orderBy(asc(pinComments.createdAt), asc(pinComments.id))
-    .limit(200);
+  const rows = await pinCommentsQuery().all({ pinId });
   return rows.map(({ c, u }) => ({
     id: c.id,
     pinId: c.pinId,
@@ -98,11 +113,7 @@ export async function countPinComments(pinId: string): Promise<number> {
 /** A pin's reaction counts, and the viewer's own. */
 export async function getPinReactions(viewer: Actor | null, pinId: string): Promise<PinReactionsDto> {
   await assertPin(pinId);
-  const rows = await db()
-    .select({ type: pinReactions.type, n: sql<number>`count(*)`, mine: sql<number>`sum(case when ${pinReactions.userId} = ${viewer?.id ?? ''} then 1 else 0 end)` })
-    .from(pinReactions)
-    .where(eq(pinReactions.pinId, pinId))
-    .groupBy(pinReactions.type);
+  const rows = await pinReactionsQuery().all({ pinId, viewerId: viewer?.id ?? '' });
   const counts = Object.fromEntries(REACTION_TYPES.map((t) => [t, 0])) as Record<ReactionType, number>;
   const mine: ReactionType[] = [];
   for (const r of rows) {

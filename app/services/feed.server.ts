@@ -2,8 +2,8 @@
  * The community feed: the latest identifications that matched a pin (home page and
  * GET /api/identifications/recent). Identification writes the rows; this only reads them.
  */
-import { desc, eq, getTableColumns, isNotNull } from 'drizzle-orm';
-import { db } from '~/db/index.server';
+import { desc, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
+import { prepared } from '~/db/index.server';
 import { identifications, organizations, pins, teams } from '~/db/schema';
 import { toPinDto, type PinDto } from './pin-dto.server';
 
@@ -15,10 +15,9 @@ export interface RecentIdentification {
   createdAt: string;
 }
 
-export async function recentIdentifications(limit: unknown = 6): Promise<RecentIdentification[]> {
-  const n = typeof limit === 'string' ? Number(limit) : typeof limit === 'number' ? limit : 6;
-  const take = Number.isFinite(n) ? Math.min(50, Math.max(1, Math.floor(n))) : 6;
-  const rows = await db()
+// built and prepared once (the home page reads it on every visit)
+const recentQuery = prepared((conn) =>
+  conn
     .select({
       id: identifications.id,
       confidence: identifications.confidence,
@@ -33,7 +32,14 @@ export async function recentIdentifications(limit: unknown = 6): Promise<RecentI
     .leftJoin(teams, eq(teams.id, pins.teamId))
     .where(isNotNull(identifications.pinId))
     .orderBy(desc(identifications.createdAt), desc(identifications.id))
-    .limit(take);
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
+export async function recentIdentifications(limit: unknown = 6): Promise<RecentIdentification[]> {
+  const n = typeof limit === 'string' ? Number(limit) : typeof limit === 'number' ? limit : 6;
+  const take = Number.isFinite(n) ? Math.min(50, Math.max(1, Math.floor(n))) : 6;
+  const rows = await recentQuery().all({ limit: take });
   return rows.map((r) => ({
     id: r.id,
     confidence: Math.max(0, Math.min(100, Math.round(r.confidence))),

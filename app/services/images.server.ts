@@ -7,9 +7,9 @@
  * Images live in the database (one file holds everything, one backup).
  */
 import { createHash } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import sharp, { type OutputInfo } from 'sharp';
-import { db, transaction, type Db } from '~/db/index.server';
+import { db, prepared, transaction, type Db } from '~/db/index.server';
 import { imageVariants, images, type ImageFormat, type ImageVariant } from '~/db/schema';
 import { IMAGE_FORMATS, IMAGE_VARIANTS, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from '~/utils/constants';
 import { Invalid, NotFound, TooLarge, UnsupportedMediaType } from './errors';
@@ -254,8 +254,17 @@ export async function getImageMaster(id: string): Promise<Buffer | null> {
 }
 
 /** Dimensions of stored images, for width/height attributes on <img>. */
+// pin detail reads it on every view: one statement for any number of ids (a JSON array)
+const sizesQuery = prepared((conn) =>
+  conn
+    .select({ id: images.id, width: images.width, height: images.height })
+    .from(images)
+    .where(sql`${images.id} in (select value from json_each(${sql.placeholder('ids')}))`)
+    .prepare(),
+);
+
 export async function imageSizes(ids: string[]): Promise<Map<string, { width: number; height: number }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db().select({ id: images.id, width: images.width, height: images.height }).from(images).where(inArray(images.id, ids));
+  const rows = await sizesQuery().all({ ids: JSON.stringify(ids) });
   return new Map(rows.map((r) => [r.id, { width: r.width, height: r.height }]));
 }

@@ -13,7 +13,7 @@
  */
 import { and, asc, count, desc, eq, inArray, min, or, sql, type SQL } from 'drizzle-orm';
 import { assertCanEditListing, assertCanSell, assertSignedIn, isAdmin, type Actor } from '~/auth/permissions';
-import { db, transaction } from '~/db/index.server';
+import { db, prepared, transaction } from '~/db/index.server';
 import { marketplacePins, pins, vendors, type MarketplacePin, type Vendor } from '~/db/schema';
 import { listingSchema, listingUpdateSchema, MAX_PIN_PHOTOS, type ListingInput } from '~/forms/marketplace';
 import { centsToDecimal } from '~/utils/money';
@@ -180,13 +180,18 @@ export async function getListing(actor: Actor | null, id: string): Promise<Listi
 }
 
 /** The vendors selling a catalogue pin now, and the lowest price (for /pins/{id}). */
-export async function marketplaceOffersForPin(pinId: string): Promise<{ vendors: number; listings: number; fromCents: number | null }> {
-  if (!validId(pinId)) return { vendors: 0, listings: 0, fromCents: null };
-  const row = await db()
+// pin detail reads it on every view: built and prepared once
+const offersForPin = prepared((conn) =>
+  conn
     .select({ vendors: sql<number>`count(distinct ${marketplacePins.vendorId})`, listings: count(), fromCents: min(marketplacePins.priceCents) })
     .from(marketplacePins)
-    .where(and(buyableSql, eq(marketplacePins.pinId, pinId), sql`${marketplacePins.stockQuantity} > 0`))
-    .get();
+    .where(and(buyableSql, eq(marketplacePins.pinId, sql.placeholder('pinId')), sql`${marketplacePins.stockQuantity} > 0`))
+    .prepare(),
+);
+
+export async function marketplaceOffersForPin(pinId: string): Promise<{ vendors: number; listings: number; fromCents: number | null }> {
+  if (!validId(pinId)) return { vendors: 0, listings: 0, fromCents: null };
+  const row = await offersForPin().get({ pinId });
   return { vendors: Number(row?.vendors ?? 0), listings: Number(row?.listings ?? 0), fromCents: row?.fromCents ?? null };
 }
 

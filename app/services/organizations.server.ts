@@ -5,7 +5,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { assertCanCreateOrganization, assertCanManageOrganizations, type Actor } from '~/auth/permissions';
-import { db, transaction, type Db } from '~/db/index.server';
+import { cachedUntilWrite, db, transaction, type Db } from '~/db/index.server';
 import { organizations, pins, type Organization } from '~/db/schema';
 import { parseWith } from '~/utils/validation';
 import { changes, recordAudit } from './audit.server';
@@ -36,9 +36,13 @@ export function toOrganizationDto(row: Organization): OrganizationDto {
 
 /** All organizations by name (the picker and GET /api/organizations). */
 export async function listOrganizations(): Promise<OrganizationDto[]> {
+  return (await allOrganizations()).map((o) => ({ ...o }));
+}
+// browse's filter reads it on every page: kept until the database is written to
+const allOrganizations = cachedUntilWrite(async () => {
   const rows = await db().select().from(organizations).orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
   return rows.map(toOrganizationDto);
-}
+});
 
 export async function getOrganization(id: string): Promise<OrganizationDto> {
   const row = await db().select().from(organizations).where(eq(organizations.id, id)).get();

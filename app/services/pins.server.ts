@@ -12,7 +12,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull,
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import { assertCanCreatePin, assertCanCurate, assertCanEditPin, assertSignedIn, type Actor } from '~/auth/permissions';
-import { db, transaction, type Db } from '~/db/index.server';
+import { cachedUntilWrite, db, prepared, transaction, type Db } from '~/db/index.server';
 import { identifications, images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
 import { yearField } from '~/forms/pins';
 import { parseWith } from '~/utils/validation';
@@ -194,17 +194,35 @@ function rowToDto(row: PinRow): PinDto {
   );
 }
 
-function baseSelect() {
-  return db()
+function baseSelect(conn: Db = db()) {
+  return conn
     .select(dtoColumns)
     .from(pins)
     .innerJoin(organizations, eq(organizations.id, pins.organizationId))
     .leftJoin(teams, eq(teams.id, pins.teamId));
 }
 
+// the hot reads, built and prepared once (pin detail, the home lists)
+const pinById = prepared((conn) => baseSelect(conn).where(eq(pins.id, sql.placeholder('id'))).prepare());
+const newestQuery = prepared((conn) =>
+  baseSelect(conn).orderBy(desc(pins.createdAt), desc(pins.id)).limit(sql.placeholder('limit')).prepare(),
+);
+const rarestOrder = [desc(pins.rarityScore), asc(pins.totalQuantity), desc(pins.createdAt), desc(pins.id)];
+const rarestQuery = prepared((conn) => baseSelect(conn).orderBy(...rarestOrder).limit(sql.placeholder('limit')).prepare());
+const ultraRareQuery = prepared((conn) =>
+  baseSelect(conn).where(eq(pins.rarity, 'ultra_rare')).orderBy(...rarestOrder).limit(sql.placeholder('limit')).prepare(),
+);
+const highestValueQuery = prepared((conn) =>
+  baseSelect(conn)
+    .where(isNotNull(pins.estimatedValueCents))
+    .orderBy(desc(pins.estimatedValueCents), desc(pins.createdAt), desc(pins.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
 /** One pin, or NotFound('Pin Not Found'). */
 export async function getPin(id: string): Promise<PinDto> {
-  const row = typeof id === 'string' && id.length <= 64 ? await baseSelect().where(eq(pins.id, id)).get() : undefined;
+  const row = typeof id === 'string' && id.length <= 64 ? await pinById().get({ id }) : undefined;
   if (!row) throw new NotFound('Pin Not Found');
   return rowToDto(row);
 }
@@ -233,33 +251,31 @@ const clampLimit = (limit: unknown, fallback: number) => {
 
 /** Newest first (all pins). */
 export async function newestPins(limit: unknown = 4): Promise<PinDto[]> {
-  const rows = await baseSelect().orderBy(desc(pins.createdAt), desc(pins.id)).limit(clampLimit(limit, 4));
+  const rows = await newestQuery().all({ limit: clampLimit(limit, 4) });
   return rows.map(rowToDto);
 }
 
 /** Rarest first (score, then fewest made); `ultraRareOnly` for the home tab 'Ultra Rare Finds'. */
 export async function rarestPins(limit: unknown = 4, opts: { ultraRareOnly?: boolean } = {}): Promise<PinDto[]> {
-  const rows = await baseSelect()
-    .where(opts.ultraRareOnly ? eq(pins.rarity, 'ultra_rare') : undefined)
-    .orderBy(desc(pins.rarityScore), asc(pins.totalQuantity), desc(pins.createdAt), desc(pins.id))
-    .limit(clampLimit(limit, 4));
+  const rows = await (opts.ultraRareOnly ? ultraRareQuery() : rarestQuery()).all({ limit: clampLimit(limit, 4) });
   return rows.map(rowToDto);
 }
 
 /** Most valuable first; pins without an estimated value are left out. */
 export async function highestValuePins(limit: unknown = 4): Promise<PinDto[]> {
-  const rows = await baseSelect()
-    .where(isNotNull(pins.estimatedValueCents))
-    .orderBy(desc(pins.estimatedValueCents), desc(pins.createdAt), desc(pins.id))
-    .limit(clampLimit(limit, 4));
+  const rows = await highestValueQuery().all({ limit: clampLimit(limit, 4) });
   return rows.map(rowToDto);
 }
 
 /**
  * The counts on the home tabs: Newest = every pin, Rarest = ultra rare pins (the tab is
- * 'Ultra Rare Finds'), High Value = pins with an estimated value. One query.
+ * 'Ultra Rare Finds'), High Value = pins with an estimated value. One query, kept until the
+ * database is written to.
  */
 export async function homeTabCounts(): Promise<{ newest: number; rarest: number; value: number }> {
+  return { ...(await tabCounts()) };
+}
+const tabCounts = cachedUntilWrite(async () => {
   const row = await db()
     .select({
       newest: count(),
@@ -269,7 +285,7 @@ export async function homeTabCounts(): Promise<{ newest: number; rarest: number;
     .from(pins)
     .get();
   return { newest: Number(row?.newest ?? 0), rarest: Number(row?.rarest ?? 0), value: Number(row?.value ?? 0) };
-}
+});
 
 // ---------------------------------------------------------------- search
 
@@ -364,8 +380,11 @@ function pinOrder(sort: PinSort, dir: 'asc' | 'desc'): SQL[] {
   }
 }
 
-/** The years pins in the catalogue have, newest first (browse's year filter). */
+/** The years pins in the catalogue have, newest first (browse's year filter); kept until the database is written to. */
 export async function listPinYears(): Promise<number[]> {
+  return [...(await pinYears())];
+}
+const pinYears = cachedUntilWrite(async () => {
   // one index seek per year (pins_year_idx), newest first: DISTINCT walked every pin's entry
   // (about 40 ms of each browse page at 100,000 pins)
   const rows = await db().all<{ year: number | null }>(sql`
@@ -376,7 +395,7 @@ export async function listPinYears(): Promise<number[]> {
     )
     select year from y where year is not null`);
   return rows.map((r) => (r.year == null ? null : Number(r.year))).filter((y): y is number => y != null);
-}
+});
 
 /** Normalises the filters as the API and the browse page receive them. */
 export function normaliseFilters(filters: PinListFilters) {
@@ -395,43 +414,20 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   const limit = clampLimit(filters.limit, 24);
   const rawOffset = typeof filters.offset === 'string' ? Number(filters.offset) : typeof filters.offset === 'number' ? filters.offset : 0;
   const offset = Number.isFinite(rawOffset) ? Math.min(1_000_000, Math.max(0, Math.floor(rawOffset))) : 0;
-
-  const conditions: SQL[] = [];
-  if (rarity) conditions.push(eq(pins.rarity, rarity));
-  if (organizationId) conditions.push(eq(pins.organizationId, organizationId));
-  if (typeof filters.year === 'number' && Number.isInteger(filters.year)) conditions.push(eq(pins.year, filters.year));
+  const year = typeof filters.year === 'number' && Number.isInteger(filters.year) ? filters.year : null;
   const sort: PinSort = filters.sort && (PIN_SORTS as readonly string[]).includes(filters.sort) ? filters.sort : 'newest';
   const dir = filters.dir === 'asc' ? 'asc' : filters.dir === 'desc' ? 'desc' : sort === 'name' ? 'asc' : 'desc';
-  const order = pinOrder(sort, dir);
-  if (filters.createdUpTo && !Number.isNaN(filters.createdUpTo.getTime())) {
-    // unary + keeps the planner from driving the query by the date index (with a search it then
-    // probed the FTS table once per pin: 10x slower); it stays a plain filter
-    conditions.push(sql`+${pins.createdAt} <= ${filters.createdUpTo.getTime()}`);
-  }
-  if (match) conditions.push(sql`${pinsFts} MATCH ${match}`);
-  const where = conditions.length ? and(...conditions) : undefined;
+  const upTo = filters.createdUpTo && !Number.isNaN(filters.createdUpTo.getTime()) ? filters.createdUpTo.getTime() : null;
+  const shape: ListShape = { rarity: !!rarity, organization: !!organizationId, year: year != null, upTo: upTo != null, search: !!match, sort, dir };
+  const values = { rarity, organizationId, year, upTo, match };
+  const queries = listQueries(shape);
 
-  // 1. the page's pins as rowids, in order: a narrow query that the indexes (pins_fts for a search)
-  // answer without carrying every match's columns through the sort; one more than the page tells
-  // whether there is a next one. 2. the cards' columns of those pins only.
-  const rowid = sql<number>`${pins}.rowid`;
-  const on = sql`${pinsFts.rowid} = ${pins}.rowid`;
-  const ranked = match && sort === 'newest' && dir === 'desc';
-  const idQuery = match
-    ? db().select({ rowid }).from(pins).innerJoin(pinsFts, on).where(where)
-    : db().select({ rowid }).from(pins).where(where);
-  // newest (the default) reads as best match when searching; another sort is the reader's choice
-  const ids = (await idQuery.orderBy(...(ranked ? [sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id)] : order)).limit(limit + 1).offset(offset)).map((r) => r.rowid);
+  // 1. the page's pins as rowids, in order; one more than the page tells whether there is a next one
+  const ids = (await queries.ids.all({ ...values, limit: limit + 1, offset })).map((r) => r.rowid);
   const hasMore = ids.length > limit;
   const pageIds = ids.slice(0, limit);
-  const found = pageIds.length
-    ? await db()
-        .select({ ...dtoColumns, rowid })
-        .from(pins)
-        .innerJoin(organizations, eq(organizations.id, pins.organizationId))
-        .leftJoin(teams, eq(teams.id, pins.teamId))
-        .where(inArray(rowid, pageIds))
-    : [];
+  // 2. the cards' columns of those pins only
+  const found = pageIds.length ? await pageCards().all({ rowids: JSON.stringify(pageIds) }) : [];
   const byRowid = new Map(found.map(({ rowid: id, ...row }) => [id, row as PinRow]));
   const rows = pageIds.map((id) => byRowid.get(id)).filter((r): r is PinRow => !!r);
 
@@ -441,14 +437,8 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   let totalCapped = false;
   if (!hasMore && (pageIds.length > 0 || offset === 0)) total = offset + pageIds.length;
   else {
-    const onlySearch = match && conditions.length === 1;
-    const matching = onlySearch
-      ? db().select({ one: sql`1` }).from(pinsFts).where(sql`${pinsFts} MATCH ${match}`)
-      : match
-        ? db().select({ one: sql`1` }).from(pins).innerJoin(pinsFts, on).where(where)
-        : db().select({ one: sql`1` }).from(pins).where(where);
-    const limited = cap ? matching.limit(cap + 1) : matching;
-    const counted = await db().select({ n: count() }).from(limited.as('matching')).get();
+    // LIMIT -1: no limit
+    const counted = await queries.count.get({ ...values, cap: cap ? cap + 1 : -1 });
     total = Number(counted?.n ?? 0);
     if (cap && total > cap) {
       total = cap;
@@ -457,6 +447,74 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   }
   return { pins: rows.map(rowToDto), total, totalCapped, limit, offset, hasMore };
 }
+
+/** Which filters a listing has and its order: each shape's queries are built and prepared once. */
+interface ListShape {
+  rarity: boolean;
+  organization: boolean;
+  year: boolean;
+  upTo: boolean;
+  search: boolean;
+  sort: PinSort;
+  dir: 'asc' | 'desc';
+}
+
+const rowidOf = sql<number>`${pins}.rowid`;
+const ftsOn = sql`${pinsFts.rowid} = ${pins}.rowid`;
+
+function buildListQueries(conn: Db, shape: ListShape) {
+  const conditions: SQL[] = [];
+  if (shape.rarity) conditions.push(eq(pins.rarity, sql.placeholder('rarity')));
+  if (shape.organization) conditions.push(eq(pins.organizationId, sql.placeholder('organizationId')));
+  if (shape.year) conditions.push(eq(pins.year, sql.placeholder('year')));
+  // unary + keeps the planner from driving the query by the date index (with a search it then
+  // probed the FTS table once per pin: 10x slower); it stays a plain filter
+  if (shape.upTo) conditions.push(sql`+${pins.createdAt} <= ${sql.placeholder('upTo')}`);
+  if (shape.search) conditions.push(sql`${pinsFts} MATCH ${sql.placeholder('match')}`);
+  const where = conditions.length ? and(...conditions) : undefined;
+  // a narrow query that the indexes (pins_fts for a search) answer without carrying every match's
+  // columns through the sort; newest (the default) reads as best match when searching, another
+  // sort is the reader's choice
+  const ranked = shape.search && shape.sort === 'newest' && shape.dir === 'desc';
+  const order = ranked ? [sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id)] : pinOrder(shape.sort, shape.dir);
+  const ids = (shape.search ? conn.select({ rowid: rowidOf }).from(pins).innerJoin(pinsFts, ftsOn) : conn.select({ rowid: rowidOf }).from(pins))
+    .where(where)
+    .orderBy(...order)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare();
+  const onlySearch = shape.search && conditions.length === 1;
+  const matching = onlySearch
+    ? conn.select({ one: sql`1` }).from(pinsFts).where(sql`${pinsFts} MATCH ${sql.placeholder('match')}`)
+    : shape.search
+      ? conn.select({ one: sql`1` }).from(pins).innerJoin(pinsFts, ftsOn).where(where)
+      : conn.select({ one: sql`1` }).from(pins).where(where);
+  const count = conn.select({ n: sql<number>`count(*)` }).from(matching.limit(sql.placeholder('cap')).as('matching')).prepare();
+  return { ids, count };
+}
+
+const listQueriesByDb = prepared(() => new Map<string, ReturnType<typeof buildListQueries>>());
+function listQueries(shape: ListShape) {
+  const byShape = listQueriesByDb();
+  const key = JSON.stringify(shape);
+  let queries = byShape.get(key);
+  if (!queries) {
+    // at most 2^5 filter combinations x 10 orders
+    queries = buildListQueries(db(), shape);
+    byShape.set(key, queries);
+  }
+  return queries;
+}
+
+const pageCards = prepared((conn) =>
+  conn
+    .select({ ...dtoColumns, rowid: rowidOf })
+    .from(pins)
+    .innerJoin(organizations, eq(organizations.id, pins.organizationId))
+    .leftJoin(teams, eq(teams.id, pins.teamId))
+    .where(sql`${rowidOf} in (select value from json_each(${sql.placeholder('rowids')}))`)
+    .prepare(),
+);
 
 // ---------------------------------------------------------------- writing
 

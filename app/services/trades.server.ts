@@ -25,7 +25,7 @@ import {
   canRespondToTrade,
   type Actor,
 } from '~/auth/permissions';
-import { db, transaction, type Db } from '~/db/index.server';
+import { db, prepared, transaction, type Db } from '~/db/index.server';
 import {
   notifications,
   pins,
@@ -152,12 +152,17 @@ export async function listTradeMatches(
 }
 
 /** Pin detail: how many collectors have the pin in trading, and how many want it. */
-export async function pinTradeCounts(pinId: string): Promise<{ trading: number; wanted: number }> {
-  const rows = await db()
+const pinTradeCountsQuery = prepared((conn) =>
+  conn
     .select({ status: userCollections.status, n: sql<number>`count(*)` })
     .from(userCollections)
-    .where(and(eq(userCollections.pinId, pinId), inArray(userCollections.status, ['trading', 'wanted'])))
-    .groupBy(userCollections.status);
+    .where(and(eq(userCollections.pinId, sql.placeholder('pinId')), inArray(userCollections.status, ['trading', 'wanted'])))
+    .groupBy(userCollections.status)
+    .prepare(),
+);
+
+export async function pinTradeCounts(pinId: string): Promise<{ trading: number; wanted: number }> {
+  const rows = await pinTradeCountsQuery().all({ pinId });
   const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   return { trading: by.trading ?? 0, wanted: by.wanted ?? 0 };
 }
@@ -519,11 +524,17 @@ export async function countCompletedTrades(userId: string): Promise<number> {
 
 // ---------------------------------------------------------------- notifications
 
-export async function unreadNotificationCount(userId: string): Promise<number> {
-  const [row] = await db()
+// the navigation bar's count, on every signed-in page: built and prepared once
+const unreadCountQuery = prepared((conn) =>
+  conn
     .select({ n: sql<number>`count(*)` })
     .from(notifications)
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+    .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt)))
+    .prepare(),
+);
+
+export async function unreadNotificationCount(userId: string): Promise<number> {
+  const row = await unreadCountQuery().get({ userId });
   return Number(row?.n ?? 0);
 }
 

@@ -4,7 +4,7 @@
  */
 import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { hashPassword, verifyPassword } from '~/auth/password.server';
-import { db, transaction, type Db } from '~/db/index.server';
+import { db, prepared, transaction, type Db } from '~/db/index.server';
 import { oauthConnections, passwords, users, vendors, type Role, type User, type Vendor } from '~/db/schema';
 import { LoginSchema, OnboardingSchema, ProfileSchema, SignupSchema } from '~/forms/auth';
 import { ROLES } from '~/utils/constants';
@@ -27,11 +27,15 @@ export const SAME_ROLE_MESSAGE = 'Choose a role other than the current one';
 /** A user with their vendor record (null when they never applied): who a signed-in request is. */
 export type SessionUser = User & { vendor: Vendor | null };
 
+// read on every signed-in request: built and prepared once
+const userById = prepared((conn) => conn.query.users.findFirst({ where: eq(users.id, sql.placeholder('id')) }).prepare());
+const vendorOfUser = prepared((conn) => conn.query.vendors.findFirst({ where: eq(vendors.userId, sql.placeholder('id')) }).prepare());
+
 export async function loadUser(userId: string): Promise<SessionUser | null> {
-  const row = await db().query.users.findFirst({ where: eq(users.id, userId) });
+  const row = await userById().execute({ id: userId });
   // a deleted account is nobody (its sessions went with it; this covers a request in flight)
   if (!row || row.deletedAt) return null;
-  const vendor = (await db().query.vendors.findFirst({ where: eq(vendors.userId, userId) })) ?? null;
+  const vendor = (await vendorOfUser().execute({ id: userId })) ?? null;
   return { ...row, vendor };
 }
 

@@ -207,7 +207,8 @@ async function main() {
         env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${dbFile}`, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
       });
       const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 100; i++) {
+      // up to 60 s: on a busy machine the server takes more than 10 s to start at 100,000 pins
+      for (let i = 0; i < 600; i++) {
         try {
           if ((await fetch(`${base}/healthz`)).ok) break;
         } catch {

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '~/services/users.server';
 import { db } from '~/db/index.server';
+import { getDatabase, openDatabase } from '~/db/client.server';
 import { identifications, organizations, pins, userCollections, userStats } from '~/db/schema';
 import { pinEditSchema, newPinSchema } from '~/forms/pins';
 import { recentIdentifications } from '~/services/feed.server';
@@ -272,6 +273,28 @@ describe('search and lists', () => {
     expect(names).toEqual(['Snap 3', 'Snap 2', 'Snap 1', 'Snap 0']);
     expect(second.hasMore).toBe(false);
     expect((await listPins({ organizationId: org })).pins[0].name).toBe('Snap new');
+  });
+
+  it('keeps the home counts, years and organizations only until something is written, here or by another process', async () => {
+    const before = await homeTabCounts();
+    await listOrganizations();
+    await makePin({ year: 1901, rarity: 'ultra_rare' });
+    const after = await homeTabCounts();
+    expect(after.newest).toBe(before.newest + 1);
+    expect(after.rarest).toBe(before.rarest + 1);
+    expect(await listPinYears()).toContain(1901);
+    // another connection to the same file (a second process, the catalogue import)
+    const other = openDatabase(getDatabase().url, { durable: false });
+    try {
+      await other.db.insert(organizations).values({ name: 'Written Elsewhere Club' });
+      await other.db.update(pins).set({ year: 1899 }).where(eq(pins.year, 1901));
+    } finally {
+      other.close();
+    }
+    expect((await listOrganizations()).map((o) => o.name)).toContain('Written Elsewhere Club');
+    const years = await listPinYears();
+    expect(years).toContain(1899);
+    expect(years).not.toContain(1901);
   });
 
   it('home lists and counts', async () => {
