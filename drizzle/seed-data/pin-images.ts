@@ -7,8 +7,8 @@
  *
  * Each photo is also kept in a cache folder beside the seeded database (`seed-cache/`), named by a
  * hash of its artwork and of everything that decides its bytes: the image store, the identification
- * engine's sources, this file, and the versions of Node, sharp (libvips) and OpenCV. A change to any
- * of them makes the photos afresh (and the folder of the old ones is removed).
+ * engine's sources, this file, the versions of Node, sharp (libvips) and OpenCV, and the system's
+ * fonts. A change to any of them makes the photos afresh (and the folder of the old ones is removed).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -59,12 +59,25 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** What decides a photo's bytes besides its artwork: the sources and the versions named above. */
+/** The system's fonts (librsvg draws the artwork's lettering with them): each file's name, size and time. */
+function fontFiles(): string[] {
+  const out: string[] = [];
+  for (const dir of ['/etc/fonts', '/usr/share/fonts', '/usr/local/share/fonts']) {
+    if (!fs.existsSync(dir)) continue;
+    for (const rel of fs.readdirSync(dir, { recursive: true })) {
+      const stat = fs.statSync(path.join(dir, String(rel)), { throwIfNoEntry: false });
+      if (stat?.isFile()) out.push(`${dir}/${String(rel)} ${stat.size} ${stat.mtimeMs}`);
+    }
+  }
+  return out.sort();
+}
+
+/** What decides a photo's bytes besides its artwork: the sources, versions and fonts named above. */
 function toolchainHash(): string {
   const hash = createHash('sha256');
   const require = createRequire(import.meta.url);
   const opencv = (require('@opencvjs/node/package.json') as { version: string }).version;
-  hash.update(JSON.stringify({ node: process.versions, sharp: sharp.versions, opencv }));
+  hash.update(JSON.stringify({ node: process.versions, sharp: sharp.versions, opencv, fonts: fontFiles() }));
   for (const dir of ['app/services/identification', 'app/services/images.server.ts', 'app/utils/constants.ts', 'drizzle/seed-data/pin-images.ts']) {
     for (const file of filesUnder(dir)) hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
   }
@@ -100,11 +113,16 @@ class PhotoCache {
     }
   }
 
+  /** Keeps a photo (whole or not at all: written aside, then renamed); a cache that cannot be written is left be. */
   write(svg: string, image: PinImage): void {
     const file = this.file(svg);
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, serialize(image));
-    fs.renameSync(tmp, file);
+    try {
+      fs.writeFileSync(tmp, serialize(image));
+      fs.renameSync(tmp, file);
+    } catch {
+      fs.rmSync(tmp, { force: true });
+    }
   }
 }
 
