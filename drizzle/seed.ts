@@ -12,12 +12,13 @@ import * as s from '../app/db/schema';
 import { ensureAchievements } from '../app/services/achievement-definitions.server';
 import { recordIdentificationActivity } from '../app/services/achievements.server';
 import { addCollectionEntry } from '../app/services/collection.server';
-import { prepareImage, savePreparedImage, type PreparedImage } from '../app/services/images.server';
-import { indexPinImages } from '../app/services/identification/index.server';
+import { prepareImage, savePreparedImage } from '../app/services/images.server';
+import { storeComputedFeatures } from '../app/services/identification/index.server';
 import { mulberry32 } from '../app/utils/random';
 import { rarityFromQuantity } from '../app/utils/rarity';
 import { seedMarketplace } from './seed-data/marketplace';
-import { ENAMELS, METALS, SHAPES, pinSvg, type Metal, type PinArt } from './seed-data/pin-art';
+import { PinImagePool, seedCacheDir } from './seed-data/pin-images';
+import { ENAMELS, METALS, SHAPES, type Metal, type PinArt } from './seed-data/pin-art';
 import { seedTeamExtras } from './seed-data/teams';
 import { seedCollectorDemo } from './seed-data/collector';
 import { seedTradingDemo } from './seed-data/trading';
@@ -71,6 +72,9 @@ async function main() {
   }
   const started = Date.now();
   log(`Seeding ${handle.driver}: ${handle.url}`);
+  // the pins' photos are made on worker threads (pin-images.ts): started now, ready by the pins
+  const photos = new PinImagePool(undefined, seedCacheDir(handle.url));
+  photos.warm();
 
   // ------------------------------------------------------------ people
   const hash = await hashPassword(DEMO_PASSWORD);
@@ -144,8 +148,10 @@ async function main() {
   ]);
 
   // ------------------------------------------------------------ pins with generated artwork
+  // Every pin is planned first (drawing from `rand` in the same order as ever), its photos are made
+  // on worker threads meanwhile (pin-images.ts), and the pins are written in order as they are ready.
   const PIN_COUNT = Number(process.env.SEED_PINS || 160);
-  const pinIds: string[] = [];
+  const plans = [];
   const usedNames = new Set<string>();
   for (let i = 0; i < PIN_COUNT; i++) {
     let name = '';
@@ -169,45 +175,50 @@ async function main() {
     const enamel = pick(ENAMELS);
     const art: PinArt = { shape: SHAPES[i % SHAPES.length], metal, enamel, team, line2: `${age} ${year}`, motif: pick(MOTIFS), variant: 0 };
     const photoCount = i % 7 === 0 ? 3 : i % 3 === 0 ? 2 : 1;
-    const prepared: PreparedImage[] = [];
-    for (let v = 0; v < photoCount; v++) {
-      const png = await sharp(Buffer.from(pinSvg({ ...art, variant: v }))).jpeg({ quality: 90 }).toBuffer();
-      prepared.push(await prepareImage(png));
-    }
+    const images = Array.from({ length: photoCount }, (_, v) => photos.render({ ...art, variant: v }));
+    // kept from failing the process before its turn comes: awaited below, in order
+    for (const image of images) image.catch(() => undefined);
     const value = Math.round((rarityScore * 18 + rand() * 25 + (year < 2016 ? 15 : 0)) * 100);
     const createdBy = i % 9 === 0 ? userIds.manager : i % 11 === 0 ? userIds.vendor : userIds.admin;
     const shapeName = art.shape === 'rounded' ? 'rounded rectangle' : art.shape === 'plate' ? 'home plate' : art.shape;
-    const pin = await transaction(async (tx) => {
-      const imageIds: string[] = [];
-      for (const p of prepared) imageIds.push((await savePreparedImage(tx, p)).id);
-      const [row] = await tx
-        .insert(s.pins)
-        .values({
-          name,
-          description: `Soft enamel ${shapeName} pin, ${metal} metal, ${enamel[0]} and accent colours; ${art.motif === 'bats' ? 'crossed bats' : art.motif === 'ball' ? 'a baseball' : art.motif === 'glove' ? 'a glove' : 'a star'} with "${team.toUpperCase()}" and "${age} ${year}".`,
-          organizationId: orgIds[orgIndex],
-          teamId: i % 9 === 0 ? demoTeam.id : null,
-          createdBy,
-          totalQuantity,
-          availableQuantity: i % 6 === 0 ? 0 : Math.floor(totalQuantity * (0.2 + rand() * 0.6)),
-          distributionDate: `${year}-0${between(5, 8)}-${String(between(10, 28))}`,
-          images: imageIds,
-          year,
-          event: `${ORGANIZATIONS[orgIndex][0]} ${year}`,
-          rarity,
-          rarityScore,
-          estimatedValueCents: i % 13 === 0 ? null : value,
-          isFeatured: i % 17 === 0,
-          createdAt: new Date(baseTime - (PIN_COUNT - i) * 3_600_000 * 5),
-          updatedAt: new Date(baseTime - (PIN_COUNT - i) * 3_600_000 * 5),
-        })
-        .returning();
-      return { id: row.id, imageIds };
-    });
-    pinIds.push(pin.id);
-    await indexPinImages(pin.id, pin.imageIds);
-    if (!quiet && (i + 1) % 40 === 0) log(`  ${i + 1} / ${PIN_COUNT} pins`);
+    const values = {
+      name,
+      description: `Soft enamel ${shapeName} pin, ${metal} metal, ${enamel[0]} and accent colours; ${art.motif === 'bats' ? 'crossed bats' : art.motif === 'ball' ? 'a baseball' : art.motif === 'glove' ? 'a glove' : 'a star'} with "${team.toUpperCase()}" and "${age} ${year}".`,
+      organizationId: orgIds[orgIndex],
+      teamId: i % 9 === 0 ? demoTeam.id : null,
+      createdBy,
+      totalQuantity,
+      availableQuantity: i % 6 === 0 ? 0 : Math.floor(totalQuantity * (0.2 + rand() * 0.6)),
+      distributionDate: `${year}-0${between(5, 8)}-${String(between(10, 28))}`,
+      year,
+      event: `${ORGANIZATIONS[orgIndex][0]} ${year}`,
+      rarity,
+      rarityScore,
+      estimatedValueCents: i % 13 === 0 ? null : value,
+      isFeatured: i % 17 === 0,
+      createdAt: new Date(baseTime - (PIN_COUNT - i) * 3_600_000 * 5),
+      updatedAt: new Date(baseTime - (PIN_COUNT - i) * 3_600_000 * 5),
+    };
+    plans.push({ values, images });
   }
+  const pinIds: string[] = [];
+  try {
+    for (const [i, plan] of plans.entries()) {
+      const images = await Promise.all(plan.images);
+      const pin = await transaction(async (tx) => {
+        const imageIds: string[] = [];
+        for (const image of images) imageIds.push((await savePreparedImage(tx, image.prepared)).id);
+        const [row] = await tx.insert(s.pins).values({ ...plan.values, images: imageIds }).returning();
+        return row.id;
+      });
+      pinIds.push(pin);
+      for (const image of images) await storeComputedFeatures(image.prepared.id, image.computed);
+      if (!quiet && (i + 1) % 40 === 0) log(`  ${i + 1} / ${PIN_COUNT} pins`);
+    }
+  } finally {
+    await photos.close();
+  }
+  log(`  photos: ${photos.stats.made} made, ${photos.stats.cached} from the seed cache`);
 
   // ------------------------------------------------------------ collections, identifications, badges
   const player = userIds.player;

@@ -113,6 +113,28 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /** The row of an image's features, when they are of the current engine. */
 const currentRow = (imageId: string) => and(eq(imageFeatures.imageId, imageId), eq(imageFeatures.engine, FEATURE_ENGINE));
 
+/** An image's features and decoded pixels (reference-pixels.server.ts), as stored; no database work. */
+export interface ComputedFeatures {
+  features: Uint8Array;
+  pixels: Uint8Array;
+}
+
+/** Extracts an image's features and decodes its pixels (no database work: the seed runs it on worker threads). */
+export async function computeImageFeatures(master: Buffer): Promise<ComputedFeatures> {
+  const features = await extractFeatures(master);
+  return { features, pixels: await referencePixels(await getCV(), master, features) };
+}
+
+/** Stores an image's computed features and pixels as the current engine's. */
+export async function storeComputedFeatures(imageId: string, computed: ComputedFeatures): Promise<void> {
+  const bytes = asBuffer(computed.features);
+  const pixels = asBuffer(computed.pixels);
+  await db()
+    .insert(imageFeatures)
+    .values({ imageId, engine: FEATURE_ENGINE, features: bytes, pixels })
+    .onConflictDoUpdate({ target: imageFeatures.imageId, set: { engine: FEATURE_ENGINE, features: bytes, pixels, createdAt: new Date() } });
+}
+
 /**
  * Extracts and stores features for one stored image, with its decoded pixels
  * (reference-pixels.server.ts); returns the features (null if the image is gone).
@@ -120,14 +142,9 @@ const currentRow = (imageId: string) => and(eq(imageFeatures.imageId, imageId), 
 async function extractAndStore(imageId: string): Promise<Uint8Array | null> {
   const master = await getImageMaster(imageId);
   if (!master) return null;
-  const features = await extractFeatures(master);
-  const pixels = asBuffer(await referencePixels(await getCV(), master, features));
-  const bytes = asBuffer(features);
-  await db()
-    .insert(imageFeatures)
-    .values({ imageId, engine: FEATURE_ENGINE, features: bytes, pixels })
-    .onConflictDoUpdate({ target: imageFeatures.imageId, set: { engine: FEATURE_ENGINE, features: bytes, pixels, createdAt: new Date() } });
-  return features;
+  const computed = await computeImageFeatures(master);
+  await storeComputedFeatures(imageId, computed);
+  return computed.features;
 }
 
 /**
