@@ -166,7 +166,10 @@ test.describe('my collection', () => {
     // First Pin 10 + Open for Trade 10, plus e.g. a rarity badge when a random pin was rare
     const earned = (await (await page.request.get(`/api/users/${collector.id}/achievements`)).json()) as { achievement: { points: number; name: string } }[];
     expect(earned.map((e) => e.achievement.name)).toEqual(expect.arrayContaining(['First Pin', 'Open for Trade']));
-    const points = earned.reduce((sum, e) => sum + e.achievement.points, 0);
+    // and today's challenges these adds completed (which ones a day has depends on the date)
+    const today = (await (await page.request.get(`/api/users/${collector.id}/challenges`)).json()) as { challenges: { completed: boolean; reward: number }[] };
+    const rewards = today.challenges.filter((c) => c.completed).reduce((sum, c) => sum + c.reward, 0);
+    const points = earned.reduce((sum, e) => sum + e.achievement.points, 0) + rewards;
     expect(points).toBeGreaterThanOrEqual(20);
     await expect(page.getByTestId('stat-points')).toHaveText(String(points));
     await expect(page.getByTestId('stat-day-streak')).toHaveText('1');

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sum } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, transaction } from '~/db/index.server';
-import { achievements, userAchievements, userStats } from '~/db/schema';
+import { achievements, dailyChallenges, userAchievements, userChallengeProgress, userStats } from '~/db/schema';
 import { ensureAchievements } from '~/services/achievement-definitions.server';
 import {
   calendarDay,
@@ -209,6 +209,17 @@ describe('removing', () => {
   });
 });
 
+/** Points from today's challenges: which ones a day has depends on the date, so tests add them. */
+async function challengePoints(userId: string) {
+  const row = await db()
+    .select({ n: sum(dailyChallenges.reward) })
+    .from(userChallengeProgress)
+    .innerJoin(dailyChallenges, eq(dailyChallenges.id, userChallengeProgress.challengeId))
+    .where(and(eq(userChallengeProgress.userId, userId), eq(userChallengeProgress.completed, true)))
+    .get();
+  return Number(row?.n ?? 0);
+}
+
 describe('badges', () => {
   it('seeds at least 12 badges covering every condition type', async () => {
     const rows = await db().select().from(achievements);
@@ -230,7 +241,7 @@ describe('badges', () => {
     expect(names).toContain('First Pin');
     const firstPin = first.newlyUnlockedBadges.find((b) => b.name === 'First Pin')!;
     const pointsAfterFirst = (await statsOf(user.id))!.achievementPoints;
-    expect(pointsAfterFirst).toBe(first.newlyUnlockedBadges.reduce((s, b) => s + b.points, 0));
+    expect(pointsAfterFirst).toBe(first.newlyUnlockedBadges.reduce((s, b) => s + b.points, 0) + (await challengePoints(user.id)));
     expect(firstPin.points).toBe(10);
 
     // losing and regaining the condition does not award it again
@@ -244,7 +255,7 @@ describe('badges', () => {
     const byId = held.filter((h) => h.achievementId === firstPin.id);
     expect(byId).toHaveLength(1);
     const allBadgePoints = (await listUserAchievements(user, user.id)).reduce((s, ua) => s + ua.achievement.points, 0);
-    expect((await statsOf(user.id))!.achievementPoints).toBe(allBadgePoints);
+    expect((await statsOf(user.id))!.achievementPoints).toBe(allBadgePoints + (await challengePoints(user.id)));
   });
 
   it('identification badges come from recordIdentificationActivity; rollback removes the award', async () => {
@@ -254,7 +265,7 @@ describe('badges', () => {
     const stats = await getUserStats(user, user.id);
     expect(stats.pinsIdentified).toBe(1);
     expect(stats.successfulIdentifications).toBe(1);
-    expect(stats.achievementPoints).toBe(10);
+    expect(stats.achievementPoints).toBe(10 + (await challengePoints(user.id)));
 
     const other = await createUser();
     await expect(
@@ -289,7 +300,7 @@ describe('badges', () => {
     expect(dto.newlyUnlockedBadges.map((b) => b.name)).toEqual(expect.arrayContaining(['Contributor', 'First Pin']));
     const owned = await listCollection(vendor, vendor.id, 'owned');
     expect(owned.map((e) => [e.pinId, e.condition, e.notes])).toEqual([[dto.id, 'mint', 'Original contributor']]);
-    expect((await statsOf(vendor.id))!.achievementPoints).toBe(dto.newlyUnlockedBadges.reduce((s, b) => s + b.points, 0));
+    expect((await statsOf(vendor.id))!.achievementPoints).toBe(dto.newlyUnlockedBadges.reduce((s, b) => s + b.points, 0) + (await challengePoints(vendor.id)));
   });
 
   it('locked badges show progress x / target capped at 100%', async () => {
@@ -397,7 +408,7 @@ describe('concurrency', () => {
     const held = await db().select().from(userAchievements).where(eq(userAchievements.userId, user.id));
     expect(new Set(held.map((h) => h.achievementId)).size).toBe(held.length);
     const points = (await listUserAchievements(user, user.id)).reduce((s, ua) => s + ua.achievement.points, 0);
-    expect((await db().query.userStats.findFirst({ where: eq(userStats.userId, user.id) }))!.achievementPoints).toBe(points);
+    expect((await db().query.userStats.findFirst({ where: eq(userStats.userId, user.id) }))!.achievementPoints).toBe(points + (await challengePoints(user.id)));
   });
 });
 

@@ -93,7 +93,7 @@ export async function listAuditLogs(actor: Actor | null, query: AuditLogQuery = 
       .from(auditLogs)
       .leftJoin(users, eq(users.id, auditLogs.userId))
       .where(where)
-      .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
+      .orderBy(desc(auditLogs.timestamp), desc(sql`${auditLogs}.rowid`)) // same millisecond: the later insert first
       .limit(limit)
       .offset(offset),
     db().select({ n: count() }).from(auditLogs).where(where).get(),
