@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react';
 import { formatDate } from '~/utils/format';
+import { ProgressBar } from './ui/progress-bar';
 
 export interface BadgeView {
   id: string;
@@ -128,16 +129,7 @@ export function LockedBadgeCard({ badge }: { badge: BadgeView & { current: numbe
           </span>
           <span>{badge.percent}%</span>
         </div>
-        <div
-          className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200"
-          role="progressbar"
-          aria-label={`${badge.name} progress`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={badge.percent}
-        >
-          <div className="h-full rounded-full bg-brand-600" style={{ width: `${badge.percent}%` }} />
-        </div>
+        <ProgressBar label={`${badge.name} progress`} percent={badge.percent} />
         <p className="mt-1 text-xs font-semibold text-amber-700">{badge.points} points</p>
       </div>
     </li>

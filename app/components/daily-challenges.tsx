@@ -1,4 +1,5 @@
 import { BadgeIcon } from './badges';
+import { ProgressBar } from './ui/progress-bar';
 
 export interface ChallengeView {
   id: string;
@@ -53,16 +54,7 @@ function ChallengeCard({ challenge: c, signedIn }: { challenge: ChallengeView; s
                 <span>{percent}%</span>
               )}
             </div>
-            <div
-              className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200"
-              role="progressbar"
-              aria-label={`${c.name} progress`}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-            >
-              <div className={`h-full rounded-full ${done ? 'bg-emerald-600' : 'bg-brand-600'}`} style={{ width: `${percent}%` }} />
-            </div>
+            <ProgressBar label={`${c.name} progress`} percent={percent} done={done} />
           </>
         ) : null}
       </div>
