@@ -9,6 +9,7 @@ import { ensureAchievementsOnce } from '~/services/achievement-definitions.serve
 import { getBadgeOverview, getUserStats } from '~/services/achievements.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { page } from '~/http/page.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Badges | PinDex' }];
 
