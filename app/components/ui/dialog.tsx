@@ -143,6 +143,9 @@ function ModalDialog({
   return (
     <dialog
       ref={ref}
+      // as Radix's dialog was marked: the same selectors find it (the element's role is implicit)
+      role="dialog"
+      aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       // Escape (and any other way the browser closes it) ends here
