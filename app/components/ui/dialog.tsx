@@ -154,7 +154,7 @@ function ModalDialog({
       onClick={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
-      className={`max-h-[90vh] w-[92vw] overflow-y-auto rounded-lg bg-white p-0 shadow-xl backdrop:bg-slate-900/50 ${size === 'lg' ? 'max-w-lg' : 'max-w-md'}`}
+      className={`m-auto max-h-[90vh] w-[92vw] overflow-y-auto rounded-lg bg-white p-0 shadow-xl backdrop:bg-slate-900/50 ${size === 'lg' ? 'max-w-lg' : 'max-w-md'}`}
     >
       {open ? (
         <div className="p-6">
