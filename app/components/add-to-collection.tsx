@@ -1,15 +1,14 @@
 /**
  * The add-to-collection form. It posts to the CURRENT page (hidden intent=addToCollection), whose
  * action calls `handleAddToCollection` (services/collection-form.server.ts). Works without
- * JavaScript; with it, conform validates as you type.
+ * JavaScript; with it too, its action checks it and the page shows the messages in place
+ * (ui/form-state: no form library or zod in the browser on the pages that show it).
  */
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from './ui/form-state';
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
-import { AddToCollectionSchema, MAX_COLLECTION_QUANTITY } from '~/forms/collection';
 import { FieldError } from './ui/field';
 import { TimeZoneCookie } from './time-zone-cookie';
-import { CONDITIONS } from '~/utils/constants';
+import { CONDITIONS, MAX_COLLECTION_QUANTITY } from '~/utils/constants';
 
 const CONDITION_LABELS: Record<(typeof CONDITIONS)[number], string> = {
   mint: 'Mint',
@@ -53,9 +52,6 @@ export function AddToCollectionForm(props: { pinId: string; signedIn: boolean; l
     defaultValue: entry
       ? { pinId, status: entry.status, quantity: String(entry.quantity), condition: entry.condition, tradeable: entry.tradeable ? 'on' : '', notes: entry.notes ?? '' }
       : { pinId, status: 'owned', quantity: '1', condition: 'excellent' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddToCollectionSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
 
   if (!signedIn) {

@@ -1,8 +1,6 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from './ui/form-state';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import type { IdentificationResult } from '~/types/identification';
-import { newPinSchema } from '~/forms/pins';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
 import { nearIdenticalOf } from '~/utils/identification';
 import { AddToCollectionForm } from './add-to-collection';
@@ -268,9 +266,6 @@ function NewPinForm({
     id: 'new-pin',
     lastResult: lastResult as SubmissionResult<string[]> | undefined,
     defaultValue: { totalQuantity: '100' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPinSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const remaining = MAX_PIN_PHOTOS - 1;
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;

@@ -341,7 +341,16 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
             </div>
           ) : null}
         </div>
-      ) : null}
+      ) : (
+        <>
+          {/* the camera's 4:3 space, kept before hydration so that nothing below moves when the
+              camera block replaces it (CLS 0); without JavaScript there is no camera, and no space */}
+          <div className="aspect-[4/3] w-full rounded-lg bg-slate-900" data-camera-space aria-hidden="true" />
+          <noscript>
+            <style>{'[data-camera-space]{display:none}'}</style>
+          </noscript>
+        </>
+      )}
       <div>
         <label htmlFor={`identify-photo-${mode}`} className="label">
           Photo of your pin

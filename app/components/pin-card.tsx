@@ -43,7 +43,11 @@ function CommunityCounts({ likes = 0, comments = 0 }: { likes?: number; comments
 }
 
 /** A pin in a grid: thumbnail with fixed dimensions (no layout shift), name, rarity. Opens /pins/{id}. */
-export function PinCard({ pin, eager = false, footer }: { pin: PinCardData; eager?: boolean; footer?: React.ReactNode }) {
+/**
+ * `eager`: the thumbnail loads at once (a card above the fold); `priority`: and before other
+ * images (the page's largest image, its LCP element).
+ */
+export function PinCard({ pin, eager = false, priority = false, footer }: { pin: PinCardData; eager?: boolean; priority?: boolean; footer?: React.ReactNode }) {
   return (
     <div className="card flex flex-col overflow-hidden transition hover:shadow-md">
       <Link to={`/pins/${pin.id}`} className="block" prefetch="intent">
@@ -54,7 +58,9 @@ export function PinCard({ pin, eager = false, footer }: { pin: PinCardData; eage
               alt={pin.name}
               width={320}
               height={320}
-              loading={eager ? 'eager' : 'lazy'}
+              loading={eager || priority ? 'eager' : 'lazy'}
+              // React 18 does not know fetchPriority yet: the attribute as HTML spells it
+              {...(priority ? { fetchpriority: 'high' } : {})}
               decoding="async"
               className="h-full w-full object-contain p-2"
             />

@@ -1,12 +1,10 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
 import { Form, Link } from '@remix-run/react';
 import { Button, buttonClass } from '~/components/ui/button';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { FieldError, FormErrors } from '~/components/ui/field';
-import { COMMENT_MAX, commentSchema } from '~/forms/community';
 import type { PinCommentDto, PinReactionsDto } from '~/types/community';
-import { REACTION_TYPES, type ReactionType } from '~/utils/constants';
+import { COMMENT_MAX, REACTION_TYPES, type ReactionType } from '~/utils/constants';
 import { formatDate } from '~/utils/format';
 
 const REACTION_LABEL: Record<ReactionType, string> = { like: 'Like', favorite: 'Favorite', want: 'Want' };
@@ -128,8 +126,6 @@ function CommentForm({ pinId, intent, commentId, defaultValue, result, cancelHre
     id: `${intent}-${commentId ?? 'new'}`,
     lastResult: result,
     defaultValue: { content: defaultValue ?? '' },
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: commentSchema }),
   });
   return (
     <Form method="post" action={`/pins/${pinId}`} {...getFormProps(form)} className="space-y-2" preventScrollReset>

@@ -3,10 +3,10 @@
  * Used by conform on the client and by the actions/services on the server.
  */
 import { z } from 'zod';
-import { COLLECTION_STATUSES, CONDITIONS } from '~/utils/constants';
+import { COLLECTION_STATUSES, CONDITIONS, MAX_COLLECTION_NOTES, MAX_COLLECTION_QUANTITY } from '~/utils/constants';
 
-export const MAX_COLLECTION_QUANTITY = 9999;
-export const MAX_COLLECTION_NOTES = 500;
+export { MAX_COLLECTION_NOTES, MAX_COLLECTION_QUANTITY };
+
 
 const statusField = z.enum(COLLECTION_STATUSES, {
   errorMap: () => ({ message: 'Status must be owned, wanted or trading' }),
@@ -63,9 +63,4 @@ export const AddToCollectionApiSchema = AddToCollectionSchema.extend({
   }, z.boolean({ invalid_type_error: 'Tradeable must be true or false' }).default(false)),
 });
 
-/** Which statuses an entry in a given status may move to (spec §4). */
-export const COLLECTION_MOVES: Record<(typeof COLLECTION_STATUSES)[number], (typeof COLLECTION_STATUSES)[number][]> = {
-  owned: ['wanted', 'trading'],
-  wanted: ['owned', 'trading'],
-  trading: ['owned', 'wanted'],
-};
+export { COLLECTION_MOVES } from '~/utils/constants';

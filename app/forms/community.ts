@@ -1,8 +1,9 @@
 /** Comment and reaction forms on the pin page (browser-safe). */
 import { z } from 'zod';
-import { REACTION_TYPES } from '~/utils/constants';
+import { COMMENT_MAX, REACTION_TYPES } from '~/utils/constants';
 
-export const COMMENT_MAX = 1000;
+export { COMMENT_MAX };
+
 
 export const commentSchema = z.object({
   content: z

@@ -4,10 +4,12 @@
  * Numbers arrive as strings from forms and as numbers from JSON: `optionalInt` accepts both.
  */
 import { z } from 'zod';
-import { MIN_PIN_YEAR, RARITIES } from '~/utils/constants';
+import { currentYear, MIN_PIN_YEAR, RARITIES } from '~/utils/constants';
 import { listQuerySchema } from '~/utils/list-query';
 
-export const PIN_PAGE_SIZE = 24;
+import { BROWSE_SORTS, PIN_PAGE_SIZE } from './browse';
+
+export { BROWSE_SORT_LABELS, BROWSE_SORTS, PIN_PAGE_SIZE, type BrowseSort } from './browse';
 
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 const toNumber = (v: unknown) => {
@@ -16,7 +18,7 @@ const toNumber = (v: unknown) => {
   return e;
 };
 
-export const currentYear = () => new Date().getFullYear();
+export { currentYear };
 export const yearMessage = () => `Year must be between ${MIN_PIN_YEAR} and ${currentYear()}`;
 
 /** An optional year between 1900 and the current year (empty allowed). */
@@ -83,17 +85,6 @@ export const newPinSchema = z.object({
   primaryPhotoIndex: z.preprocess(toNumber, z.number().int().min(0).max(4).optional()),
 });
 export type NewPinInput = z.infer<typeof newPinSchema>;
-
-/** Browse's orders: newest first (the default), A to Z, newest year, highest value, rarest first. */
-export const BROWSE_SORTS = ['newest', 'name', 'year', 'value', 'rarity'] as const;
-export type BrowseSort = (typeof BROWSE_SORTS)[number];
-export const BROWSE_SORT_LABELS: Record<BrowseSort, string> = {
-  newest: 'Newest',
-  name: 'Name (A-Z)',
-  year: 'Year (newest first)',
-  value: 'Value (highest first)',
-  rarity: 'Rarity (rarest first)',
-};
 
 /**
  * The browse list as it lives in the URL (GET form): search, rarity, organization, year and sort, and the page

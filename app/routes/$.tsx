@@ -1,6 +1,7 @@
 import type { MetaFunction } from '@remix-run/node';
 import { useRouteError } from '@remix-run/react';
 import { ErrorPage } from '~/components/error-page';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: '404 - Page not found | PinDex' }];
 

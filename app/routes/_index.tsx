@@ -1,16 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { DailyChallenges } from '~/components/daily-challenges';
 import { Identifier } from '~/components/identifier';
-import { PinGrid, toCardData } from '~/components/pin-grid';
-import { listDailyChallenges } from '~/services/challenges.server';
-import { communityCountsOf } from '~/services/community.server';
-import { recentIdentifications } from '~/services/feed.server';
-import { highestValuePins, homeTabCounts, newestPins, rarestPins } from '~/services/pins.server';
+import { PinGrid } from '~/components/pin-grid';
 import { formatCount } from '~/utils/format';
-import { optionalUser } from '~/http/guards.server';
-import { page } from '~/http/page.server';
+import { homeLoader } from '~/http/home-page.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'PinDex AI: identify and collect baseball trading pins' }];
 
@@ -19,35 +14,13 @@ const TABS = [
   { key: 'rarest', label: 'Rarest', heading: 'Ultra Rare Finds' },
   { key: 'value', label: 'High Value', heading: 'Most Valuable' },
 ] as const;
-type TabKey = (typeof TABS)[number]['key'];
 
 /**
  * Home: the identifier, the community feed and the three catalogue tabs. Tabs are links
  * (`?tab=`), so they work without JavaScript. Tab counts: Newest = all pins, Rarest = ultra rare
  * pins, High Value = pins with an estimated value (see homeTabCounts).
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  return page(async () => {
-    const param = new URL(request.url).searchParams.get('tab');
-    const tab: TabKey = param === 'rarest' || param === 'value' ? param : 'newest';
-    const [counts, tabPins, recent, challenges] = await Promise.all([
-      homeTabCounts(),
-      tab === 'rarest' ? rarestPins(4, { ultraRareOnly: true }) : tab === 'value' ? highestValuePins(4) : newestPins(4),
-      recentIdentifications(6),
-      optionalUser(request).then((user) => listDailyChallenges(user)),
-    ]);
-    // one query for the likes and comments of every card on the page
-    const community = await communityCountsOf([...tabPins.map((p) => p.id), ...recent.map((r) => r.pin.id)]);
-    const card = <P extends Parameters<typeof toCardData>[0]>(p: P) => toCardData({ ...p, ...community.get(p.id) });
-    return json({
-      tab,
-      counts,
-      pins: tabPins.map((p) => ({ ...card(p), estimatedValue: p.estimatedValue })),
-      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: card(r.pin) })),
-      challenges: { signedIn: challenges.signedIn, list: challenges.challenges },
-    });
-  });
-}
+export const loader = homeLoader;
 
 export default function Home() {
   const data = useLoaderData<typeof loader>();
@@ -81,7 +54,9 @@ export default function Home() {
         ) : (
           <PinGrid
             pins={data.recent.map((r) => r.pin)}
-            eagerCount={0}
+            // the first row on a phone: the largest image of the page (its LCP) loads at once
+            eagerCount={2}
+            priorityFirst
             className="grid-cols-2 sm:grid-cols-3 lg:grid-cols-6"
             footer={(_, i) => <span className="font-medium text-brand-700">{data.recent[i].confidence}% confidence</span>}
           />

@@ -7,6 +7,7 @@ import { StatCard } from '~/components/ui/stat-card';
 import { adminPageUser } from '~/http/guards.server';
 import { getDashboard } from '~/services/admin/dashboard.server';
 import { formatCount } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Admin Dashboard | PinDex Admin' }];
 

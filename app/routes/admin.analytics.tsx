@@ -10,6 +10,7 @@ import { getAnalytics, readAnalyticsQuery } from '~/services/admin/analytics.ser
 import { barChart, lineChart } from '~/services/admin/charts.server';
 import type { Bucket } from '~/types/analytics';
 import { formatCount, formatMoney } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Analytics | PinDex Admin' }];
 

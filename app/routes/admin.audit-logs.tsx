@@ -14,6 +14,7 @@ import type { AuditLogEntry } from '~/types/admin';
 import { formatCount } from '~/utils/format';
 import { isListFiltered, readListQuery } from '~/utils/list-query';
 import { paginate } from '~/utils/paging';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Audit Logs | PinDex Admin' }];
 

@@ -29,6 +29,7 @@ import { MAX_IMAGE_BYTES, RARITY_LABELS } from '~/utils/constants';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
 import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
 import { paginate } from '~/utils/paging';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Pin Database Management | PinDex Admin' }];
 

@@ -25,6 +25,7 @@ import type { AdminOrganization } from '~/types/admin';
 import { formatCount, formatDate } from '~/utils/format';
 import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
 import { paginate } from '~/utils/paging';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Organizations | Pin Database Management | PinDex Admin' }];
 

@@ -10,6 +10,7 @@ import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
 import { approveSuggestion, listSuggestions, REJECT_REASON_MAX, rejectSuggestion } from '~/services/suggestions.server';
 import { formatDate } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Pin Suggestions | PinDex Admin' }];
 

@@ -25,6 +25,7 @@ import type { AdminTeam } from '~/types/admin';
 import { formatCount } from '~/utils/format';
 import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
 import { paginate } from '~/utils/paging';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Team Management | PinDex Admin' }];
 

@@ -5,6 +5,7 @@ import { canViewAuditLog } from '~/auth/permissions';
 import { adminPageUser } from '~/http/guards.server';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { ROLE_LABELS } from '~/utils/constants';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Admin | PinDex' }];
 

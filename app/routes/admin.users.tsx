@@ -28,6 +28,7 @@ import { ROLE_LABELS, ROLES, type Role } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
 import { paginate } from '~/utils/paging';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'User Management | PinDex Admin' }];
 

@@ -24,6 +24,7 @@ import { VENDOR_STATUSES, type VendorStatus } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
 import { paginate } from '~/utils/paging';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Vendor Management | PinDex Admin' }];
 

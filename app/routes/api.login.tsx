@@ -14,6 +14,7 @@ import { Field, FormErrors } from '~/components/ui/field';
 import { LoginSchema } from '~/forms/auth';
 import { verifyLogin } from '~/services/users.server';
 import { readBody } from '~/http/body.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Sign In | PinDex' }];
 

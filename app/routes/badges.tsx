@@ -11,6 +11,7 @@ import { getBadgeOverview, getUserStats } from '~/services/achievements.server';
 import { listDailyChallenges } from '~/services/challenges.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { page } from '~/http/page.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Badges | PinDex' }];
 

@@ -1,91 +1,20 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
-import type { z } from 'zod';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { OrgPicker } from '~/components/org-picker';
-import { PinGrid, toCardData } from '~/components/pin-grid';
-import { withCommunityCounts } from '~/services/community.server';
+import { PinGrid } from '~/components/pin-grid';
 import { EmptyState } from '~/components/ui/empty-state';
-import { BROWSE_SORT_LABELS, BROWSE_SORTS, browseQuerySchema, PIN_PAGE_SIZE } from '~/forms/pins';
-import { listOrganizations } from '~/services/organizations.server';
-import { listPins, listPinYears } from '~/services/pins.server';
+import { BROWSE_SORT_LABELS, BROWSE_SORTS, PIN_PAGE_SIZE } from '~/forms/browse';
 import { RARITIES, RARITY_LABELS } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
-import { isListFiltered, listQueryParams, readListQuery } from '~/utils/list-query';
-import { page as pageGuard } from '~/http/page.server';
+import { isListFiltered, listQueryParams } from '~/utils/list-state';
+import { browsePageLoader } from '~/http/browse-page.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Browse Pin Collection · PinDex' }];
 
-/**
- * Paging: `?page=N` renders page N alone (24 cards), with a 'Previous pins' link above and 'Load
- * More Pins' (the next page) below: without JavaScript each is a page of its own, so a deep page
- * costs what the first does. With JavaScript, 'Load More Pins' fetches `?page=N+1&single=1` from
- * this same loader and appends just that page in place. The count stops at COUNT_UP_TO ("1,000+").
- */
-const COUNT_UP_TO = 1000;
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  return pageGuard(async () => {
-    const url = new URL(request.url);
-    const query = readListQuery(url, browseQuerySchema);
-    // The filter form sends every field, defaults too (rarity=all_rarities, an empty search): the
-    // URL is brought to its short form, which a reader can share and bookmark.
-    const canonical = canonicalSearch(query, url.searchParams);
-    if (canonical !== null) throw redirect(canonical ? `/browse?${canonical}` : '/browse');
-    const page = query.page;
-    const single = url.searchParams.get('single') === '1';
-    // the moment the list was first shown: later pages leave out pins added since, so offsets
-    // do not shift and no card repeats or goes missing while others add pins
-    const asOfParam = Number(url.searchParams.get('asOf'));
-    const asOf = Number.isSafeInteger(asOfParam) && asOfParam > 0 ? asOfParam : Date.now();
-    const firstPage = page;
-    const [result, organizations, years] = await Promise.all([
-      listPins({
-        search: query.q || undefined,
-        rarity: query.filters.rarity,
-        organizationId: query.filters.organizationId,
-        year: query.filters.year ? Number(query.filters.year) : null,
-        sort: query.sort,
-        dir: query.dir,
-        // page 1 is 'now' anyway; later pages hold to the moment the list was first shown
-        createdUpTo: url.searchParams.has('asOf') ? new Date(asOf) : null,
-        limit: PIN_PAGE_SIZE,
-        offset: (page - 1) * PIN_PAGE_SIZE,
-        countUpTo: COUNT_UP_TO,
-      }),
-      single ? Promise.resolve(null) : listOrganizations(),
-      single ? Promise.resolve(null) : listPinYears(),
-    ]);
-    return json({
-      pins: await withCommunityCounts(result.pins.map(toCardData)),
-      total: result.total,
-      totalCapped: result.totalCapped,
-      offset: result.offset,
-      hasMore: result.hasMore,
-      page,
-      firstPage,
-      asOf,
-      single,
-      query,
-      organizations: organizations?.map((o) => ({ id: o.id, name: o.name, description: o.description })) ?? null,
-      years,
-    });
-  });
-}
-
-/** The short form of the URL's query when it differs from what was asked (null when it is already short). */
-function canonicalSearch(query: BrowseQuery, params: URLSearchParams): string | null {
-  const next = listQueryParams(query);
-  for (const key of ['asOf', 'single']) {
-    const value = params.get(key);
-    if (value) next.set(key, value);
-  }
-  const sorted = (p: URLSearchParams) => [...p.entries()].map(([k, v]) => `${k}=${v}`).sort().join('&');
-  return sorted(next) === sorted(params) ? null : next.toString();
-}
-type BrowseQuery = z.output<typeof browseQuerySchema>;
+export const loader = browsePageLoader;
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 

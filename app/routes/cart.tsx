@@ -15,6 +15,7 @@ import { checkout, expireStaleOrders } from '~/services/orders.server';
 import { paymentProvider } from '~/services/payments/index.server';
 import { formatCount } from '~/utils/format';
 import { formatCents } from '~/utils/money';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Cart | PinDex' }];
 

@@ -7,6 +7,7 @@ import { Field, FormErrors } from '~/components/ui/field';
 import { ForgotPasswordSchema } from '~/forms/account';
 import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
 import { requestPasswordReset } from '~/services/account.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Forgot your password? | PinDex' }];
 

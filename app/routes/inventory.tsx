@@ -14,6 +14,7 @@ import { isAppError } from '~/services/errors';
 import { addInventoryItemToCollection, listInventory, RECENT_DAYS } from '~/services/inventory.server';
 import { formatCount, formatDate } from '~/utils/format';
 import { formatCents } from '~/utils/money';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'My Pin Collection | PinDex' }];
 

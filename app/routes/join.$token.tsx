@@ -7,6 +7,7 @@ import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
 import { acceptInvite, INVITE_CLAIMED, INVITE_EXPIRED, INVITE_REVOKED, previewInvite } from '~/services/team-invites.server';
 import { formatDate } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data && data.state === 'ok' ? `Join ${data.invite.teamName} | PinDex` : 'Team invite | PinDex' },

@@ -20,6 +20,7 @@ import { getPin } from '~/services/pins.server';
 import { formatCount } from '~/utils/format';
 import { isListFiltered, readListQuery } from '~/utils/list-query';
 import { formatCents } from '~/utils/money';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Pin Marketplace | PinDex' }];
 

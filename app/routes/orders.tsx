@@ -15,6 +15,7 @@ import { isAppError } from '~/services/errors';
 import { cancelOrder, listMyOrders } from '~/services/orders.server';
 import { formatDate } from '~/utils/format';
 import { formatCents } from '~/utils/money';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'My Orders | PinDex' }];
 

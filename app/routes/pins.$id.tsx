@@ -1,132 +1,24 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from '@remix-run/react';
-import { optionalUser } from '~/http/guards.server';
 import { AddToCollectionForm } from '~/components/add-to-collection';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { FieldError } from '~/components/ui/field';
 import { RarityBadge } from '~/components/rarity-badge';
-import { MIN_PIN_YEAR } from '~/utils/constants';
-import { currentYear, pinEditSchema } from '~/forms/pins';
-import { handleAddToCollection, handleUpdateCollectionEntry } from '~/http/collection-form.server';
-import { getCollectionEntryForPin } from '~/services/collection.server';
-import { isAppError } from '~/services/errors';
-import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
-import { deletePin, getPin, updatePin } from '~/services/pins.server';
-import { marketplaceOffersForPin } from '~/services/marketplace.server';
-import { pinTradeCounts } from '~/services/trades.server';
-import { getPinReactions, listPinComments } from '~/services/community.server';
-import { handleCommunityIntent, isCommunityIntent } from '~/http/community-form.server';
+import { currentYear, MIN_PIN_YEAR } from '~/utils/constants';
 import { PinCommunity, type PinCommunityProps } from '~/components/pin-community';
 import { formatCents } from '~/utils/money';
-import { canEditPin } from '~/auth/permissions';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
-import { rethrowAsPageError } from '~/http/page.server';
-import { serviceErrorResult } from '~/http/form-reply.server';
-import { redirectWithToast } from '~/http/toast.server';
+import { pinPageLoader, pinPageAction } from '~/http/pin-page.server';
+import '~/root';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data && 'pin' in data && data.pin ? `${data.pin.name} · PinDex` : 'Pin Not Found · PinDex' },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const user = await optionalUser(request);
-  let pin;
-  try {
-    pin = await getPin(params.id ?? '');
-  } catch (error) {
-    if (isAppError(error) && error.status === 404) return json({ notFound: true as const, pin: null }, { status: 404 });
-    rethrowAsPageError(error);
-  }
-  const canEdit = canEditPin(user, pin);
-  const own = user ? await getCollectionEntryForPin(user.id, pin.id) : null;
-  const ownEntry = own ? { status: own.status, quantity: own.quantity, condition: own.condition, tradeable: own.tradeable, notes: own.notes } : null;
-  // dimensions of the full-size variants, so the main image reserves its space (no layout shift)
-  const ids = pin.images.map((u) => imageIdOf(u)).filter((x): x is string => !!x);
-  const sizes = await imageSizes(ids);
-  const photos = pin.images.map((src, i) => {
-    const size = sizes.get(ids[i] ?? '');
-    const scale = size ? Math.min(1, VARIANT_SIZES.full / Math.max(size.width, size.height)) : 1;
-    return {
-      src,
-      thumb: `${src}?s=thumb`,
-      width: size ? Math.round(size.width * scale) : 1024,
-      height: size ? Math.round(size.height * scale) : 1024,
-    };
-  });
-  const imageParam = Number(url.searchParams.get('image') ?? '0');
-  const shown = Number.isInteger(imageParam) && imageParam >= 0 && imageParam < photos.length ? imageParam : 0;
-  return json({
-    notFound: false as const,
-    pin,
-    photos,
-    shown,
-    canEdit,
-    signedIn: !!user,
-    ownEntry,
-    offers: await marketplaceOffersForPin(pin.id),
-    trade: await pinTradeCounts(pin.id),
-    comments: await listPinComments(user, pin.id),
-    reactions: await getPinReactions(user, pin.id),
-    editCommentId: url.searchParams.get('editComment'),
-    confirmDeleteCommentId: url.searchParams.get('confirm') === 'deleteComment' ? url.searchParams.get('comment') : null,
-    // the confirm steps rendered by the server (no JavaScript needed)
-    confirmDelete: canEdit && url.searchParams.get('confirm') === 'delete',
-    editOpen: canEdit && url.searchParams.get('edit') === '1',
-  });
-}
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  const id = params.id ?? '';
-  // a body that is not a form (bad multipart, JSON) is the client's mistake: 400, not 500
-  const formData = await request.formData().catch(() => null);
-  if (!formData) throw json({ message: 'The form could not be read' }, { status: 400 });
-  const intent = formData.get('intent');
-  if (intent === 'addToCollection') return handleAddToCollection(request, formData, { redirectTo: `/pins/${id}` });
-  if (intent === 'updateCollectionEntry') return handleUpdateCollectionEntry(request, formData, { redirectTo: `/pins/${id}` });
-  if (isCommunityIntent(intent)) return handleCommunityIntent(request, formData, id);
-
-  const user = await optionalUser(request);
-  if (intent === 'edit') {
-    const submission = parseWithZod(formData, { schema: pinEditSchema });
-    if (submission.status !== 'success') return json({ intent: 'edit' as const, lastResult: submission.reply() }, { status: 400 });
-    const v = submission.value;
-    try {
-      const pin = await updatePin(user, id, {
-        name: v.name,
-        description: v.description ?? null,
-        totalQuantity: v.totalQuantity,
-        year: v.year ?? null,
-        event: v.event ?? null,
-      });
-      return redirectWithToast(`/pins/${id}`, { title: 'Pin updated', description: `${pin.name} was saved.`, variant: 'success' });
-    } catch (error) {
-      if (isAppError(error) && error.status === 400) {
-        return json({ intent: 'edit' as const, lastResult: serviceErrorResult(submission, error) }, { status: 400 });
-      }
-      if (isAppError(error) && error.status < 500) rethrowAsPageError(error);
-      console.error(error);
-      return redirectWithToast(`/pins/${id}`, { title: 'Failed to update pin', description: 'Please try again later.', variant: 'destructive' });
-    }
-  }
-  if (intent === 'delete') {
-    let name = 'The pin';
-    try {
-      name = (await getPin(id)).name;
-      await deletePin(user, id);
-    } catch (error) {
-      if (isAppError(error) && error.status < 500) rethrowAsPageError(error);
-      console.error(error);
-      return redirectWithToast(`/pins/${id}`, { title: 'Failed to delete pin', description: 'Please try again later.', variant: 'destructive' });
-    }
-    return redirectWithToast('/browse', { title: 'Pin deleted', description: `${name} was removed from the database.`, variant: 'success' });
-  }
-  throw json({ message: 'Unknown action' }, { status: 400 });
-}
+export const loader = pinPageLoader;
+export const action = pinPageAction;
 
 type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { notFound: false }>;
 
@@ -373,15 +265,12 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
       year: pin.year == null ? '' : String(pin.year),
       event: pin.event ?? '',
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: pinEditSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
-  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
-  const { key: qtyKey, ...qtyProps } = getInputProps(fields.totalQuantity, { type: 'number' });
-  const { key: yearKey, ...yearProps } = getInputProps(fields.year, { type: 'number' });
-  const { key: eventKey, ...eventProps } = getInputProps(fields.event, { type: 'text' });
-  const { key: descKey, ...descProps } = getTextareaProps(fields.description);
+  const nameProps = getInputProps(fields.name, { type: 'text' });
+  const qtyProps = getInputProps(fields.totalQuantity, { type: 'number' });
+  const yearProps = getInputProps(fields.year, { type: 'number' });
+  const eventProps = getInputProps(fields.event, { type: 'text' });
+  const descProps = getTextareaProps(fields.description);
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
@@ -395,14 +284,14 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
         <label htmlFor={fields.name.id} className="label">
           Name
         </label>
-        <input key={nameKey} {...nameProps} className="input" />
+        <input {...nameProps} className="input" />
         <FieldError field={fields.name} />
       </div>
       <div>
         <label htmlFor={fields.description.id} className="label">
           Description
         </label>
-        <textarea key={descKey} {...descProps} rows={3} className="input" />
+        <textarea {...descProps} rows={3} className="input" />
         <FieldError field={fields.description} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -411,14 +300,14 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
             Total Quantity
           </label>
           {/* no min attribute: the server's message ('Quantity must be at least 1') is the one shown */}
-          <input key={qtyKey} {...qtyProps} className="input" inputMode="numeric" />
+          <input {...qtyProps} className="input" inputMode="numeric" />
           <FieldError field={fields.totalQuantity} />
         </div>
         <div>
           <label htmlFor={fields.year.id} className="label">
             Year
           </label>
-          <input key={yearKey} {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${currentYear()}`} />
+          <input {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${currentYear()}`} />
           <FieldError field={fields.year} />
         </div>
       </div>
@@ -426,7 +315,7 @@ function PinEditForm({ pin, lastResult, cancel }: { pin: PinData; lastResult?: S
         <label htmlFor={fields.event.id} className="label">
           Event
         </label>
-        <input key={eventKey} {...eventProps} className="input" />
+        <input {...eventProps} className="input" />
         <FieldError field={fields.event} />
       </div>
       <div className="flex justify-end gap-3">

@@ -23,6 +23,7 @@ import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from '~/
 import { changeEmail, changePassword, deleteAccount, hasPassword } from '~/services/account.server';
 import { destroyUserSession, getSession } from '~/auth/session.server';
 import { replyWithInvalid } from '~/http/form-reply.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Profile settings | PinDex' }];
 

@@ -9,6 +9,7 @@ import { ResetPasswordSchema } from '~/forms/account';
 import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { checkResetToken, resetPassword } from '~/services/account.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password | PinDex' }];
 

@@ -12,6 +12,7 @@ import { isSignedIn } from '~/http/guards.server';
 import { Field, FormErrors } from '~/components/ui/field';
 import { MIN_PASSWORD_LENGTH, SignupSchema } from '~/forms/auth';
 import { createAccount } from '~/services/users.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Create an account | PinDex' }];
 

@@ -5,6 +5,7 @@ import { EmptyState } from '~/components/ui/empty-state';
 import { requirePageUser } from '~/http/guards.server';
 import { listMySuggestions } from '~/services/suggestions.server';
 import { formatDate } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'My Suggestions | PinDex' }];
 

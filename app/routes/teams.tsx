@@ -23,6 +23,7 @@ import { addPlayer, addStaff, createTeam, createTeamPin, deleteTeam, listMyTeams
 import type { TeamSummary } from '~/types/teams';
 import { MAX_IMAGE_BYTES, MIN_PIN_YEAR } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Teams | PinDex' }];
 

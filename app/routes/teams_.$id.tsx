@@ -22,6 +22,7 @@ import { importRosterCsv, ROSTER_CSV_MAX_BYTES } from '~/services/team-roster-cs
 import { getTeamDetails, listTeamPins, removePlayer, updatePlayer } from '~/services/teams.server';
 import type { RosterEntry } from '~/types/teams';
 import { formatCount, formatDate } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data && data.state === 'ok' ? `${data.details.team.name} | PinDex` : data?.state === 'notFound' ? 'Team Not Found | PinDex' : 'Team | PinDex' },

@@ -14,6 +14,7 @@ import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { getPinOrder, setPinOrder } from '~/services/team-pin-orders.server';
 import { formatCount, formatDate } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Order: ${data.order.pin.name} | PinDex` : 'Pin order | PinDex' }];
 

@@ -24,6 +24,7 @@ import {
   ratedTradeIds,
   type ProposalBox,
 } from '~/services/trades.server';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Trades | PinDex' }];
 

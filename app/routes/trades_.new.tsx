@@ -13,6 +13,7 @@ import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { getProposalForm, proposeTrade } from '~/services/trades.server';
 import type { TradePin } from '~/types/trades';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Propose a trade | PinDex' }];
 

@@ -9,6 +9,7 @@ import { page } from '~/http/page.server';
 import { listEarnedBadges } from '~/services/achievements.server';
 import { getPublicProfile } from '~/services/trades.server';
 import { formatDate } from '~/utils/format';
+import '~/root';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.profile.user.name} | PinDex` : 'Collector | PinDex' }];
 

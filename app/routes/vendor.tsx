@@ -32,6 +32,7 @@ import { formatCount, formatDate } from '~/utils/format';
 import { readListQuery } from '~/utils/list-query';
 import { centsToDecimal, formatCents } from '~/utils/money';
 import { ORDER_STATUS_LABELS } from '~/utils/order-status';
+import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Vendor Dashboard | PinDex' }];
 

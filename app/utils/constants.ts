@@ -56,3 +56,20 @@ export const NOTIFICATION_TYPES = ['trade_proposed', 'trade_accepted', 'trade_de
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const SUGGESTION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
+
+/** Which statuses an entry in a given status may move to (spec §4). */
+export const COLLECTION_MOVES: Record<CollectionStatus, CollectionStatus[]> = {
+  owned: ['wanted', 'trading'],
+  wanted: ['owned', 'trading'],
+  trading: ['owned', 'wanted'],
+};
+
+/** Limits of a collection entry (the add-to-collection form and its schema, ~/forms/collection). */
+export const MAX_COLLECTION_QUANTITY = 9999;
+export const MAX_COLLECTION_NOTES = 500;
+
+/** The longest comment on a pin (its form and its schema, ~/forms/community). */
+export const COMMENT_MAX = 1000;
+
+/** The latest year a pin may have: this one. */
+export const currentYear = () => new Date().getFullYear();

@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { formatCount } from '~/utils/format';
-import { listQueryHref, listQueryParams, type ListQueryState, type SortDir } from '~/utils/list-query';
+import { listQueryHref, listQueryParams, type ListQueryState, type SortDir } from '~/utils/list-state';
 import { Button, type ButtonVariant } from './button';
 import { HiddenFields } from './hidden-fields';
 

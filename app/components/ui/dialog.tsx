@@ -1,6 +1,5 @@
-import * as RadixDialog from '@radix-ui/react-dialog';
 import { Link, useNavigation } from '@remix-run/react';
-import { createContext, useContext, useEffect, useId, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { buttonClass } from './button';
 
@@ -37,12 +36,15 @@ export interface DialogProps {
 interface DialogMode {
   mode: 'dialog' | 'step';
   closeHref: string;
+  /** closes the modal dialog (mode 'dialog') */
+  close?: () => void;
 }
 const DialogContext = createContext<DialogMode | null>(null);
 
 /**
- * A dialog that works with and without JavaScript: a Radix dialog (focus kept inside, Escape and
- * the overlay close it) once hydrated; before that, or without JavaScript, the trigger is a link to
+ * A dialog that works with and without JavaScript: once hydrated, the browser's own modal
+ * `<dialog>` (`showModal()`: the rest of the page inert, focus moved inside and given back to the
+ * trigger, Escape and a click on the backdrop close it; no library to load); before that, or without JavaScript, the trigger is a link to
  * a URL whose page the server renders with the same content in place, as a step of the page.
  * The content's Cancel is `<DialogCancel />`, which closes whichever of the two is showing.
  */
@@ -99,31 +101,77 @@ export function Dialog({
   }
 
   return (
-    <RadixDialog.Root open={open} onOpenChange={setOpen}>
-      <RadixDialog.Trigger asChild>
-        <button type="button" className={triggerClassName}>
-          {trigger}
-        </button>
-      </RadixDialog.Trigger>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <RadixDialog.Content
-          // without a description Radix would point aria-describedby at nothing
-          {...(description ? {} : { 'aria-describedby': undefined })}
-          className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[92vw] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl focus:outline-none ${size === 'lg' ? 'max-w-lg' : 'max-w-md'}`}
-        >
-          <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
+    <>
+      <button type="button" className={triggerClassName} aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        {trigger}
+      </button>
+      <ModalDialog open={open} onClose={() => setOpen(false)} title={title} description={description} size={size} closeHref={closeHref}>
+        {children}
+      </ModalDialog>
+    </>
+  );
+}
+
+function ModalDialog({
+  open,
+  onClose,
+  title,
+  description,
+  size,
+  closeHref,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  size: 'md' | 'lg';
+  closeHref: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    else if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      // as Radix's dialog was marked: the same selectors find it (the element's role is implicit)
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      // Escape (and any other way the browser closes it) ends here
+      onClose={onClose}
+      // a click on the backdrop reaches the <dialog> itself; the content fills it
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className={`m-auto max-h-[90vh] w-[92vw] overflow-y-auto rounded-lg bg-white p-0 shadow-xl backdrop:bg-slate-900/50 ${size === 'lg' ? 'max-w-lg' : 'max-w-md'}`}
+    >
+      {open ? (
+        <div className="p-6">
+          <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+            {title}
+          </h2>
           {description ? (
-            <RadixDialog.Description asChild>
-              <div className="mt-2 text-sm text-slate-600">{description}</div>
-            </RadixDialog.Description>
+            <div id={descriptionId} className="mt-2 text-sm text-slate-600">
+              {description}
+            </div>
           ) : null}
-          <DialogContext.Provider value={{ mode: 'dialog', closeHref }}>
+          <DialogContext.Provider value={{ mode: 'dialog', closeHref, close: onClose }}>
             <div className="mt-4">{children}</div>
           </DialogContext.Provider>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+        </div>
+      ) : null}
+    </dialog>
   );
 }
 
@@ -132,11 +180,9 @@ export function DialogCancel({ children = 'Cancel', className = buttonClass('sec
   const context = useContext(DialogContext);
   if (context?.mode === 'dialog') {
     return (
-      <RadixDialog.Close asChild>
-        <button type="button" className={className}>
-          {children}
-        </button>
-      </RadixDialog.Close>
+      <button type="button" className={className} onClick={context.close}>
+        {children}
+      </button>
     );
   }
   return (

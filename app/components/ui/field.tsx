@@ -1,24 +1,28 @@
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
+// conform's own helpers would bring the form library to every page that shows a field: these give
+// the same props, from conform's field metadata or from ./form-state's
+import { getInputProps, getSelectProps, getTextareaProps, type FieldLike } from './form-state';
+
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+
 
 type InputType = 'color' | 'date' | 'datetime-local' | 'email' | 'file' | 'month' | 'number' | 'password' | 'search' | 'tel' | 'text' | 'time' | 'url' | 'week';
 /** What conform sets from the field: the caller does not pass these. */
 type Managed = 'id' | 'name' | 'form' | 'type' | 'defaultValue' | 'defaultChecked' | 'children' | 'className';
 
-interface FieldBase<Schema> {
+interface FieldBase {
   label: ReactNode;
-  field: FieldMetadata<Schema>;
+  field: FieldLike;
   /** a hint under the control, read out with it (aria-describedby) */
   description?: ReactNode;
   /** classes of the wrapper (the control always has the `input` style) */
   className?: string;
   controlClassName?: string;
 }
-type InputFieldProps<Schema> = FieldBase<Schema> & { as?: 'input'; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, Managed>;
-type CheckboxFieldProps<Schema> = FieldBase<Schema> & { as?: 'input'; type: 'checkbox' } & Omit<InputHTMLAttributes<HTMLInputElement>, Managed>;
-type SelectFieldProps<Schema> = FieldBase<Schema> & { as: 'select'; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, Managed>;
-type TextareaFieldProps<Schema> = FieldBase<Schema> & { as: 'textarea' } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, Managed>;
-export type FieldProps<Schema> = InputFieldProps<Schema> | CheckboxFieldProps<Schema> | SelectFieldProps<Schema> | TextareaFieldProps<Schema>;
+type InputFieldProps = FieldBase & { as?: 'input'; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, Managed>;
+type CheckboxFieldProps = FieldBase & { as?: 'input'; type: 'checkbox' } & Omit<InputHTMLAttributes<HTMLInputElement>, Managed>;
+type SelectFieldProps = FieldBase & { as: 'select'; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, Managed>;
+type TextareaFieldProps = FieldBase & { as: 'textarea' } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, Managed>;
+export type FieldProps = InputFieldProps | CheckboxFieldProps | SelectFieldProps | TextareaFieldProps;
 
 const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(' ');
 
@@ -28,7 +32,7 @@ const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).joi
  * spread itself) wraps that control in it. The control should name `field.descriptionId` in its
  * aria-describedby when a description is given.
  */
-export function FieldFrame({ label, field, description, className, children }: { label: ReactNode; field: FieldMetadata<unknown> | FieldMetadata<never>; description?: ReactNode; className?: string; children: ReactNode }) {
+export function FieldFrame({ label, field, description, className, children }: { label: ReactNode; field: FieldLike; description?: ReactNode; className?: string; children: ReactNode }) {
   return (
     <div className={className}>
       <label htmlFor={field.id} className="label">
@@ -51,7 +55,7 @@ export function FieldFrame({ label, field, description, className, children }: {
  * control is described by both (aria-describedby) and marked invalid while the error shows, with
  * JavaScript (conform) and without it (the action's reply rendered by the server).
  */
-export function Field<Schema>(props: FieldProps<Schema>) {
+export function Field(props: FieldProps) {
   const { label, field, description, className, controlClassName, ...control } = props;
   const ariaDescribedBy = description ? field.descriptionId : undefined;
   const hint = description ? (
@@ -62,10 +66,10 @@ export function Field<Schema>(props: FieldProps<Schema>) {
 
   if (control.as === 'select') {
     const { as: _as, children, ...rest } = control;
-    const { key, ...selectProps } = getSelectProps(field, { ariaDescribedBy });
+    const selectProps = getSelectProps(field, { ariaDescribedBy });
     return (
       <FieldFrame label={label} field={field} description={description} className={className}>
-        <select key={key} {...selectProps} {...rest} className={join('input', controlClassName)}>
+        <select {...selectProps} {...rest} className={join('input', controlClassName)}>
           {children}
         </select>
       </FieldFrame>
@@ -73,20 +77,20 @@ export function Field<Schema>(props: FieldProps<Schema>) {
   }
   if (control.as === 'textarea') {
     const { as: _as, ...rest } = control;
-    const { key, ...textareaProps } = getTextareaProps(field, { ariaDescribedBy });
+    const textareaProps = getTextareaProps(field, { ariaDescribedBy });
     return (
       <FieldFrame label={label} field={field} description={description} className={className}>
-        <textarea key={key} {...textareaProps} {...rest} className={join('input', controlClassName)} />
+        <textarea {...textareaProps} {...rest} className={join('input', controlClassName)} />
       </FieldFrame>
     );
   }
   if (control.type === 'checkbox') {
     const { as: _as, type, ...rest } = control;
-    const { key, ...inputProps } = getInputProps(field, { type, ariaDescribedBy });
+    const inputProps = getInputProps(field, { type, ariaDescribedBy });
     return (
       <div className={className}>
         <label htmlFor={field.id} className="flex items-center gap-2 text-sm text-slate-700">
-          <input key={key} {...inputProps} {...rest} className={join('h-4 w-4 rounded border-slate-300', controlClassName)} />
+          <input {...inputProps} {...rest} className={join('h-4 w-4 rounded border-slate-300', controlClassName)} />
           {label}
         </label>
         {hint}
@@ -95,10 +99,10 @@ export function Field<Schema>(props: FieldProps<Schema>) {
     );
   }
   const { as: _as, type = 'text', ...rest } = control;
-  const { key, ...inputProps } = getInputProps(field, { type, ariaDescribedBy });
+  const inputProps = getInputProps(field, { type, ariaDescribedBy });
   return (
     <FieldFrame label={label} field={field} description={description} className={className}>
-      <input key={key} {...inputProps} {...rest} className={join('input', controlClassName)} />
+      <input {...inputProps} {...rest} className={join('input', controlClassName)} />
     </FieldFrame>
   );
 }

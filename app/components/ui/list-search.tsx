@@ -1,6 +1,6 @@
 import { Form, useLocation, useSubmit } from '@remix-run/react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { listQueryParams, type ListQueryState } from '~/utils/list-query';
+import { listQueryParams, type ListQueryState } from '~/utils/list-state';
 import { Button } from './button';
 import { HiddenFields } from './hidden-fields';
 

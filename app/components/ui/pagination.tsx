@@ -1,7 +1,7 @@
 import { Link, useLocation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { formatCount } from '~/utils/format';
-import { listQueryHref, type ListQueryState } from '~/utils/list-query';
+import { listQueryHref, type ListQueryState } from '~/utils/list-state';
 import type { Paging } from '~/utils/paging';
 
 export type PaginationProps = {
