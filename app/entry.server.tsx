@@ -3,7 +3,7 @@ import { RemixServer } from '@remix-run/react';
 import { randomBytes } from 'node:crypto';
 import { renderToString } from 'react-dom/server';
 import { NonceProvider } from '~/components/nonce';
-import { ensureMigrated } from '~/db/client.server';
+import { ensureMigrated, getDatabase } from '~/db/client.server';
 import { startVisualIndex } from '~/services/identification/index.server';
 
 // Migrations run when the server starts, before the first request is answered.
@@ -56,6 +56,14 @@ export default function handleRequest(
   );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+}
+
+/**
+ * The database's change stamp (null when it cannot tell, on a remote libSQL server): the server's
+ * page cache keeps a visitor's page until it changes (app/cli/page-cache.js).
+ */
+export function changeStamp(): Promise<string | null> {
+  return getDatabase().changeStamp();
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -10,12 +10,13 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { createRequestHandler } from '@remix-run/express';
-import { broadcastDevReady, installGlobals } from '@remix-run/node';
+import expressAdapter from '@remix-run/express/dist/server.js';
+import { broadcastDevReady, createRequestHandler, installGlobals } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import morgan from 'morgan';
 import { bodyLimits } from './body-limits.js';
+import { cachedRemixHandler, createPageCache } from './page-cache.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
 import { installRouteMatchCache, installServerRoutesCache } from './route-match-cache.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
@@ -99,12 +100,20 @@ app.use((_req, res, next) => {
   next();
 });
 
+// a visitor's home, browse and pin pages are kept until the database is written to, for at most
+// 10 s (app/cli/page-cache.js); PAGE_CACHE=0 turns it off
+const pageCache =
+  mode === 'production' && process.env.PAGE_CACHE !== '0' && typeof build.entry.module.changeStamp === 'function'
+    ? createPageCache({ stamp: build.entry.module.changeStamp })
+    : null;
 app.all(
   '*',
-  createRequestHandler({
-    build,
-    mode,
-    getLoadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown', cspNonce: res.locals.cspNonce }),
+  cachedRemixHandler({
+    cache: pageCache,
+    handle: createRequestHandler(build, mode),
+    toRequest: expressAdapter.createRemixRequest,
+    send: expressAdapter.sendRemixResponse,
+    loadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown', cspNonce: res.locals.cspNonce }),
   }),
 );
 

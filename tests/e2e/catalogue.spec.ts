@@ -258,6 +258,32 @@ test('pin detail: others see no Edit/Delete and are refused by the API and the p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${word} Owned`);
 });
 
+test('a visitor is served the kept pin page until the pin changes', async ({ page, browser, baseURL, signInAs }) => {
+  test.skip(isNoJs(test.info().project.name), 'no browser involved: run once');
+  const word = token();
+  await signInAs('vendor');
+  const pin = await apiCreatePin(page.request, { name: `${word} Kept`, organizationName: `Kept Org ${word}`, description: 'Kept' });
+  const visitor = await browser.newContext();
+  const visit = async () => {
+    const res = await visitor.request.get(`${baseURL}/pins/${pin.id}`);
+    expect(res.status()).toBe(200);
+    return { cache: res.headers()['x-page-cache'], html: await res.text() };
+  };
+  expect((await visit()).cache).toBe('miss');
+  const kept = await visit();
+  expect(kept.cache).toBe('hit');
+  expect(kept.html).toContain(`${word} Kept`);
+  // the owner renames the pin: the next visitor sees the new name at once
+  expect((await page.request.put(`/api/pins/${pin.id}`, { data: { name: `${word} Renamed` } })).status()).toBe(200);
+  const after = await visit();
+  expect(after.cache).toBe('miss');
+  expect(after.html).toContain(`${word} Renamed`);
+  // a signed-in reader is never served a visitor's page
+  const own = await page.request.get(`/pins/${pin.id}`);
+  expect(own.headers()['x-page-cache']).toBeUndefined();
+  await visitor.close();
+});
+
 test('pin detail: a collector adds the pin to their collection from the page', async ({ page, signInAs }) => {
   await signInAs('player');
   await page.goto('/browse');
