@@ -538,13 +538,16 @@ function buildListQueries(conn: Db, shape: ListShape) {
   if (shape.sort === 'newest' && shape.dir === 'desc') {
     // newest (the default) reads as best match when searching: the window of the most recently
     // added matches ranked (bm25, newest, id), with its size and its oldest rowid on every row
-    // (and on the one row there is when the page is past the window)
+    // (and on the one row there is when the page is past the window). Only the matches up to the
+    // page's last score are joined to their pins for the tie-breaks (e): on page 1, about 25.
     const page = conn
       .select({ n: sql<number>`n`, lo: sql<number | null>`lo`, rowid: sql<number | null>`rowid` })
       .from(
         sql`(with w as (select ${ftsRowid} as rowid, ${bm25} as r from ${pinsFts} where ${ftsWhere} order by ${ftsRowid} desc limit ${sql.placeholder('window')}),
           s as (select count(*) as n, min(rowid) as lo from w),
-          p as (select ${rowidOf} as rowid, row_number() over (order by w.r, ${pins.createdAt} desc, ${pins.id} desc) as pos from w join ${pins} on ${rowidOf} = w.rowid)
+          e as (select r from w order by r limit 1 offset ${sql.placeholder('offset')} + ${sql.placeholder('limit')} - 1),
+          p as (select ${rowidOf} as rowid, row_number() over (order by w.r, ${pins.createdAt} desc, ${pins.id} desc) as pos from w join ${pins} on ${rowidOf} = w.rowid
+            where w.r <= coalesce((select r from e), w.r))
           select s.n, s.lo, p.rowid, p.pos from s left join p on p.pos > ${sql.placeholder('offset')} and p.pos <= ${sql.placeholder('offset')} + ${sql.placeholder('limit')})`,
       )
       .orderBy(sql`pos`)
