@@ -348,6 +348,8 @@ export interface PinListFilters {
    * is then not counted in full on every page. Without it the count is exact (/api/pins).
    */
   countUpTo?: number;
+  /** how many of the most recently added matches a search ranks by best match (RANK_WINDOW) */
+  rankWindow?: number;
 }
 
 export interface PinListResult {
@@ -406,8 +408,21 @@ export function normaliseFilters(filters: PinListFilters) {
 }
 
 /**
+ * How many matches a search ranks by best match: the most recently added ones (see listPins).
+ * Above browse's count cap (1,000), so a ranked page also tells browse its count.
+ */
+export const RANK_WINDOW = 2000;
+
+/**
  * Browse and GET /api/pins: full-text search (bm25: name weighs most, then organization, event,
- * description) combined with rarity and organization; stable order (rank, newest, id); paged.
+ * description) combined with rarity, organization and year; stable order; paged.
+ *
+ * A search in the default order ranks the RANK_WINDOW most recently added matches (after the
+ * filters) by best match (then newest, then id) and lists any older matches after them, most
+ * recently added first: bm25 costs the same for every match it scores, so a broad search of a
+ * large catalogue ("baseball": 82,000 of 100,000 pins) is no longer scored in full for each page.
+ * With fewer matches than the window (any search of a catalogue up to 2,000 pins) the order is
+ * the full ranking, as before.
  */
 export async function listPins(filters: PinListFilters = {}): Promise<PinListResult> {
   const { rarity, organizationId, match } = normaliseFilters(filters);
@@ -421,9 +436,29 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   const shape: ListShape = { rarity: !!rarity, organization: !!organizationId, year: year != null, upTo: upTo != null, search: !!match, sort, dir };
   const values = { rarity, organizationId, year, upTo, match };
   const queries = listQueries(shape);
+  const cap = typeof filters.countUpTo === 'number' && filters.countUpTo > 0 ? Math.floor(filters.countUpTo) : null;
 
   // 1. the page's pins as rowids, in order; one more than the page tells whether there is a next one
-  const ids = (await queries.ids.all({ ...values, limit: limit + 1, offset })).map((r) => r.rowid);
+  let ids: number[];
+  // the matches when a ranked search counted them all (fewer than the window)
+  let counted: number | null = null;
+  if (queries.ranked) {
+    const window = typeof filters.rankWindow === 'number' && filters.rankWindow > 0 ? Math.floor(filters.rankWindow) : RANK_WINDOW;
+    const rows = await queries.ranked.page.all({ ...values, window, limit: limit + 1, offset });
+    const inWindow = Number(rows[0]?.n ?? 0);
+    ids = rows.filter((r) => r.rowid != null).map((r) => Number(r.rowid));
+    if (inWindow < window) counted = inWindow;
+    else {
+      if (cap && cap < window) counted = window;
+      if (ids.length <= limit && rows[0]?.lo != null) {
+        // past the window: the older matches, most recently added first
+        const rest = await queries.ranked.older.all({ ...values, lo: rows[0].lo, limit: limit + 1 - ids.length, offset: Math.max(0, offset - inWindow) });
+        ids.push(...rest.map((r) => Number(r.rowid)));
+      }
+    }
+  } else {
+    ids = (await queries.ids.all({ ...values, limit: limit + 1, offset })).map((r) => r.rowid);
+  }
   const hasMore = ids.length > limit;
   const pageIds = ids.slice(0, limit);
   // 2. the cards' columns of those pins only
@@ -431,15 +466,13 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   const byRowid = new Map(found.map(({ rowid: id, ...row }) => [id, row as PinRow]));
   const rows = pageIds.map((id) => byRowid.get(id)).filter((r): r is PinRow => !!r);
 
-  // the count: exact, or up to `countUpTo` (a search without other filters counts in the FTS index alone)
-  const cap = typeof filters.countUpTo === 'number' && filters.countUpTo > 0 ? Math.floor(filters.countUpTo) : null;
+  // the count: exact, or up to `countUpTo` (a search counts in the FTS index, the filters as sets)
   let total: number;
   let totalCapped = false;
   if (!hasMore && (pageIds.length > 0 || offset === 0)) total = offset + pageIds.length;
   else {
     // LIMIT -1: no limit
-    const counted = await queries.count.get({ ...values, cap: cap ? cap + 1 : -1 });
-    total = Number(counted?.n ?? 0);
+    total = counted ?? Number((await queries.count.get({ ...values, cap: cap ? cap + 1 : -1 }))?.n ?? 0);
     if (cap && total > cap) {
       total = cap;
       totalCapped = true;
@@ -460,37 +493,80 @@ interface ListShape {
 }
 
 const rowidOf = sql<number>`${pins}.rowid`;
-const ftsOn = sql`${pinsFts.rowid} = ${pins}.rowid`;
+const ftsRowid = sql<number>`${pinsFts}.rowid`;
+const bm25 = sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`;
 
+/*
+ * What the query plans do (tests/bench/browse.ts, 100,000 pins): a search is driven by the FTS
+ * table, in rowid order, and each match is checked against the filters as sets built once from
+ * their indexes (`+rowid in (...)`; the unary + keeps SQLite from handing the set to FTS5 as
+ * rowid lookups, each of which reran the whole search and its bm25 statistics: 1.3 s for a
+ * filtered search's page 2). A match is never joined to its pin row to be filtered, nor to be
+ * sorted unless it is on the ranked page. A search in another order walks that order's index and
+ * checks each pin against the matches as a set.
+ */
 function buildListQueries(conn: Db, shape: ListShape) {
-  const conditions: SQL[] = [];
-  if (shape.rarity) conditions.push(eq(pins.rarity, sql.placeholder('rarity')));
-  if (shape.organization) conditions.push(eq(pins.organizationId, sql.placeholder('organizationId')));
-  if (shape.year) conditions.push(eq(pins.year, sql.placeholder('year')));
-  // unary + keeps the planner from driving the query by the date index (with a search it then
-  // probed the FTS table once per pin: 10x slower); it stays a plain filter
-  if (shape.upTo) conditions.push(sql`+${pins.createdAt} <= ${sql.placeholder('upTo')}`);
-  if (shape.search) conditions.push(sql`${pinsFts} MATCH ${sql.placeholder('match')}`);
-  const where = conditions.length ? and(...conditions) : undefined;
-  // a narrow query that the indexes (pins_fts for a search) answer without carrying every match's
-  // columns through the sort; newest (the default) reads as best match when searching, another
-  // sort is the reader's choice
-  const ranked = shape.search && shape.sort === 'newest' && shape.dir === 'desc';
-  const order = ranked ? [sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`, desc(pins.createdAt), desc(pins.id)] : pinOrder(shape.sort, shape.dir);
-  const ids = (shape.search ? conn.select({ rowid: rowidOf }).from(pins).innerJoin(pinsFts, ftsOn) : conn.select({ rowid: rowidOf }).from(pins))
-    .where(where)
-    .orderBy(...order)
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
+  const filters: SQL[] = [];
+  if (shape.rarity) filters.push(eq(pins.rarity, sql.placeholder('rarity')));
+  if (shape.organization) filters.push(eq(pins.organizationId, sql.placeholder('organizationId')));
+  if (shape.year) filters.push(eq(pins.year, sql.placeholder('year')));
+  const order = pinOrder(shape.sort, shape.dir);
+
+  if (!shape.search) {
+    const conditions = [...filters];
+    // unary + keeps the planner from driving the query by the date index; it stays a plain filter
+    if (shape.upTo) conditions.push(sql`+${pins.createdAt} <= ${sql.placeholder('upTo')}`);
+    const where = conditions.length ? and(...conditions) : undefined;
+    const ids = conn.select({ rowid: rowidOf }).from(pins).where(where).orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare();
+    const matching = conn.select({ one: sql`1` }).from(pins).where(where);
+    const count = conn.select({ n: sql<number>`count(*)` }).from(matching.limit(sql.placeholder('cap')).as('matching')).prepare();
+    return { ids, count, ranked: null };
+  }
+
+  // the matches that pass the filters, as a condition on pins_fts
+  const matchSql = sql`${pinsFts} MATCH ${sql.placeholder('match')}`;
+  const ftsConditions = [matchSql];
+  if (filters.length) ftsConditions.push(sql`+${ftsRowid} in (select rowid from ${pins} where ${and(...filters)})`);
+  // pins added after the list was first shown: few, found by the date index
+  if (shape.upTo) ftsConditions.push(sql`+${ftsRowid} not in (select rowid from ${pins} where ${pins.createdAt} > ${sql.placeholder('upTo')})`);
+  const ftsWhere = and(...ftsConditions);
+  const count = conn
+    .select({ n: sql<number>`count(*)` })
+    .from(conn.select({ one: sql`1` }).from(pinsFts).where(ftsWhere).limit(sql.placeholder('cap')).as('matching'))
     .prepare();
-  const onlySearch = shape.search && conditions.length === 1;
-  const matching = onlySearch
-    ? conn.select({ one: sql`1` }).from(pinsFts).where(sql`${pinsFts} MATCH ${sql.placeholder('match')}`)
-    : shape.search
-      ? conn.select({ one: sql`1` }).from(pins).innerJoin(pinsFts, ftsOn).where(where)
-      : conn.select({ one: sql`1` }).from(pins).where(where);
-  const count = conn.select({ n: sql<number>`count(*)` }).from(matching.limit(sql.placeholder('cap')).as('matching')).prepare();
-  return { ids, count };
+
+  if (shape.sort === 'newest' && shape.dir === 'desc') {
+    // newest (the default) reads as best match when searching: the window of the most recently
+    // added matches ranked (bm25, newest, id), with its size and its oldest rowid on every row
+    // (and on the one row there is when the page is past the window). Only the matches up to the
+    // page's last score are joined to their pins for the tie-breaks (e): on page 1, about 25.
+    const page = conn
+      .select({ n: sql<number>`n`, lo: sql<number | null>`lo`, rowid: sql<number | null>`rowid` })
+      .from(
+        sql`(with w as (select ${ftsRowid} as rowid, ${bm25} as r from ${pinsFts} where ${ftsWhere} order by ${ftsRowid} desc limit ${sql.placeholder('window')}),
+          s as (select count(*) as n, min(rowid) as lo from w),
+          e as (select r from w order by r limit 1 offset ${sql.placeholder('offset')} + ${sql.placeholder('limit')} - 1),
+          p as (select ${rowidOf} as rowid, row_number() over (order by w.r, ${pins.createdAt} desc, ${pins.id} desc) as pos from w join ${pins} on ${rowidOf} = w.rowid
+            where w.r <= coalesce((select r from e), w.r))
+          select s.n, s.lo, p.rowid, p.pos from s left join p on p.pos > ${sql.placeholder('offset')} and p.pos <= ${sql.placeholder('offset')} + ${sql.placeholder('limit')})`,
+      )
+      .orderBy(sql`pos`)
+      .prepare();
+    const older = conn
+      .select({ rowid: ftsRowid })
+      .from(pinsFts)
+      .where(and(ftsWhere, sql`${ftsRowid} < ${sql.placeholder('lo')}`))
+      .orderBy(sql`${ftsRowid} desc`)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare();
+    return { ids: null, count, ranked: { page, older } };
+  }
+
+  const conditions = [...filters, sql`+${rowidOf} in (select rowid from ${pinsFts} where ${matchSql})`];
+  if (shape.upTo) conditions.push(sql`+${pins.createdAt} <= ${sql.placeholder('upTo')}`);
+  const ids = conn.select({ rowid: rowidOf }).from(pins).where(and(...conditions)).orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare();
+  return { ids, count, ranked: null };
 }
 
 const listQueriesByDb = prepared(() => new Map<string, ReturnType<typeof buildListQueries>>());

@@ -5,9 +5,15 @@
  * + JSON) and, when the app is built, full HTTP requests to the real server (pages and /api/pins).
  * Prints p50 and p95 per query shape. Goal: p95 <= 50 ms at 10,000 pins, <= 100 ms at 100,000.
  *
- *   npx tsx tests/bench/browse.ts [--pins 10000] [--repeat 60] [--no-http] [--ci]
- * --ci runs a small slice (1,000 pins, 15 repeats) so CI can run it on every change, and fails
- * when a median is over the ceiling (--ceiling, 150 ms in CI: a busy machine, not the goal).
+ *   npx tsx tests/bench/browse.ts [--pins 10000] [--repeat 60] [--no-http] [--ci] [--db file]
+ * --db keeps the generated catalogue in that file and reuses it on the next run (same --pins).
+ * --ci runs a small slice (3,000 pins, 15 repeats: past the ranked window of a search) so CI can
+ * run it on every change. It fails when a shape's p95 is over --ceiling-p95 (100 ms in CI) or its
+ * median over --ceiling (50 ms in CI), measured again up to twice first (a p95 of 15 runs on a
+ * shared machine can measure its neighbours once); on a machine loaded over twice its CPUs these
+ * wall-clock ceilings become a median of 150 ms. It also fails when a shape's mean CPU time per
+ * run (the server's, over HTTP: the CPU column) is over --ceiling-cpu (25 ms in CI), whatever the
+ * load.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, setDatabase } from '../../app/db/client.server';
 import { transaction } from '../../app/db/index.server';
 import { organizations, pins, users } from '../../app/db/schema';
-import { loader as browseLoader } from '../../app/routes/browse';
+import { browsePageLoader as browseLoader } from '../../app/http/browse-page.server';
 import { listPins } from '../../app/services/pins.server';
 import { createId } from '../../app/utils/ids';
 import { rarityFromQuantity } from '../../app/utils/rarity';
@@ -32,11 +38,18 @@ const flag = (name: string, fallback: number) => {
   const v = i >= 0 ? Number(args[i + 1]) : NaN;
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
 };
-const PINS = flag('pins', ci ? 1000 : 10_000);
+const PINS = flag('pins', ci ? 3000 : 10_000);
 const REPEAT = flag('repeat', ci ? 15 : 60);
 const HTTP = !args.includes('--no-http') && fs.existsSync(path.join(root, 'build/index.js'));
 const GOAL_MS = PINS > 10_000 ? 100 : 50;
-const CEILING_MS = flag('ceiling', ci ? 150 : Infinity);
+const CEILING_MS = flag('ceiling', ci ? 50 : Infinity);
+const CEILING_P95_MS = flag('ceiling-p95', ci ? 100 : Infinity);
+const CEILING_CPU_MS = flag('ceiling-cpu', ci ? 25 : Infinity);
+/** the wall-clock ceilings hold on a machine loaded up to twice its CPUs; above, a median of 150 ms */
+const BUSY_CEILING_MS = 150;
+const busy = () => os.loadavg()[0] > 2 * os.cpus().length;
+const dbIndex = args.indexOf('--db');
+const KEEP_DB = dbIndex >= 0 && args[dbIndex + 1] ? path.resolve(args[dbIndex + 1]) : null;
 /** what browse asks for: one page of 24, counted up to 1,000 (app/routes/browse.tsx) */
 const PAGE = 24;
 const COUNT_UP_TO = 1000;
@@ -96,27 +109,49 @@ async function buildCatalogue(count: number) {
 // ---------------------------------------------------------------- measuring
 
 interface Row {
+  /** measures the shape again */
+  run: () => Promise<Omit<Row, 'layer' | 'query' | 'run'>>;
   layer: string;
   query: string;
   results: number;
   median: number;
   p95: number;
   max: number;
+  /** CPU time per run, mean (ms): what the work costs whatever else the machine runs */
+  cpu: number;
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
-async function measure(fn: () => Promise<number>, repeat: number) {
+/** CPU time of this process so far (ms) */
+const ownCpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+/** CPU time of another process so far (ms), from /proc (Linux; 0 elsewhere) */
+const processCpu = (pid: number) => () => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks (100 a second)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+};
+
+async function measure(fn: () => Promise<number>, repeat: number, cpuNow: () => number = ownCpu) {
   let results = 0;
   for (let i = 0; i < 10; i++) results = await fn(); // warm-up (JIT, statement cache, page cache)
   const times: number[] = [];
+  const cpu0 = cpuNow();
   for (let i = 0; i < repeat; i++) {
     const t0 = performance.now();
     results = await fn();
     times.push(performance.now() - t0);
   }
+  const cpu = (cpuNow() - cpu0) / repeat;
   times.sort((a, b) => a - b);
-  return { results, median: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1] };
+  return { results, median: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1], cpu };
 }
 
 function freePort(): Promise<number> {
@@ -131,19 +166,21 @@ function freePort(): Promise<number> {
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-bench-'));
-  const dbFile = path.join(dir, 'bench.db');
-  const handle = openDatabase(`file:${dbFile}`);
+  const dir = KEEP_DB ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-bench-'));
+  const dbFile = KEEP_DB ?? path.join(dir as string, 'bench.db');
+  const reuse = KEEP_DB != null && fs.existsSync(KEEP_DB);
+  const handle = openDatabase(`file:${dbFile}`, { durable: false });
   await handle.migrate();
   setDatabase(handle);
   let server: ReturnType<typeof spawn> | null = null;
   try {
     const t0 = performance.now();
-    const orgs = await buildCatalogue(PINS);
+    const orgs = reuse ? await handle.db.select().from(organizations) : await buildCatalogue(PINS);
     const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
     const loadBefore = load();
-    console.log(`Generated ${PINS.toLocaleString('en-US')} pins in ${orgs.length} organizations in ${((performance.now() - t0) / 1000).toFixed(1)} s (${handle.driver}); ${REPEAT} timed runs per query.`);
-    const org = orgs[0];
+    console.log(`${reuse ? 'Reused' : 'Generated'} ${PINS.toLocaleString('en-US')} pins in ${orgs.length} organizations in ${((performance.now() - t0) / 1000).toFixed(1)} s (${handle.driver}); ${REPEAT} timed runs per query.`);
+    // the first organization generated (an event's, with about 1 pin in 50)
+    const org = orgs.find((o) => o.name === EVENTS[0]) ?? orgs[0];
 
     const cases: { name: string; params: Record<string, string> }[] = [
       { name: 'no filters, page 1', params: {} },
@@ -169,13 +206,17 @@ async function main() {
       { name: 'search + rarity + organization', params: { q: 'baseball', rarity: 'common', organizationId: org.id } },
       { name: 'search "pin", page 3', params: { q: 'pin', page: '3' } },
       { name: 'search "baseball", page 50', params: { q: 'baseball', page: '50' } },
+      // past the ranked window (RANK_WINDOW, 2,000 matches) when the catalogue is large
+      { name: 'search "a", page 100', params: { q: 'a', page: '100' } },
+      { name: 'search "baseball", sort name, page 10', params: { q: 'baseball', sort: 'name', page: '10' } },
+      { name: 'search "sharks" + year=2019', params: { q: 'sharks', year: '2019' } },
       { name: 'rarity=rare, page 50', params: { rarity: 'rare', page: '50' } },
       { name: 'search + filters, page 2 (asOf)', params: { q: 'baseball', rarity: 'common', organizationId: org.id, page: '2', asOf: String(Date.now()) } },
     ];
     const rows: Row[] = [];
     for (const c of cases) {
       const page = Number(c.params.page ?? '1');
-      const service = await measure(async () => {
+      const serviceRun = () => measure(async () => {
         const r = await listPins({
           search: c.params.q,
           rarity: c.params.rarity,
@@ -189,14 +230,14 @@ async function main() {
         });
         return r.pins.length;
       }, REPEAT);
-      rows.push({ layer: 'service', query: c.name, ...service });
+      rows.push({ run: serviceRun, layer: 'service', query: c.name, ...(await serviceRun()) });
       const qs = new URLSearchParams(c.params).toString();
-      const loaderRun = await measure(async () => {
+      const loaderRun = () => measure(async () => {
         const res = (await browseLoader({ request: new Request(`http://bench/browse?${qs}`), params: {}, context: {} })) as Response;
         const body = (await res.json()) as { pins: unknown[] };
         return body.pins.length;
       }, REPEAT);
-      rows.push({ layer: 'loader', query: c.name, ...loaderRun });
+      rows.push({ run: loaderRun, layer: 'loader', query: c.name, ...(await loaderRun()) });
     }
 
     if (HTTP) {
@@ -207,6 +248,7 @@ async function main() {
         env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${dbFile}`, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
       });
       const base = `http://127.0.0.1:${port}`;
+      const serverCpu = processCpu(server.pid as number);
       // up to 60 s: on a busy machine the server takes more than 10 s to start at 100,000 pins
       for (let i = 0; i < 600; i++) {
         try {
@@ -218,16 +260,18 @@ async function main() {
       }
       for (const c of cases) {
         const qs = new URLSearchParams(c.params).toString();
-        let bytes = 0;
-        const http = await measure(async () => {
-          const res = await fetch(`${base}/browse?${qs}`, { headers: { 'Accept-Encoding': 'identity' } });
-          const text = await res.text();
-          if (!res.ok) throw new Error(`${res.status} for /browse?${qs}`);
-          bytes = text.length;
-          return (text.match(/href="\/pins\//g) ?? []).length;
-        }, REPEAT);
-        rows.push({ layer: 'http', query: `${c.name}`, ...http });
-        void bytes;
+        const run = () =>
+          measure(
+            async () => {
+              const res = await fetch(`${base}/browse?${qs}`, { headers: { 'Accept-Encoding': 'identity' } });
+              const text = await res.text();
+              if (!res.ok) throw new Error(`${res.status} for /browse?${qs}`);
+              return (text.match(/href="\/pins\//g) ?? []).length;
+            },
+            REPEAT,
+            serverCpu,
+          );
+        rows.push({ run, layer: 'http', query: c.name, ...(await run()) });
       }
       // GET /api/pins (exact count, in the X-Total-Count header): the deep offset of a broad search
       const apiCases = [
@@ -236,39 +280,52 @@ async function main() {
         { name: 'api: rarity=rare', qs: 'rarity=rare' },
       ];
       for (const c of apiCases) {
-        const http = await measure(async () => {
-          const res = await fetch(`${base}/api/pins?${c.qs}`, { headers: { 'Accept-Encoding': 'identity' } });
-          if (!res.ok) throw new Error(`${res.status} for /api/pins?${c.qs}`);
-          return ((await res.json()) as unknown[]).length;
-        }, REPEAT);
-        rows.push({ layer: 'http', query: c.name, ...http });
+        const run = () =>
+          measure(
+            async () => {
+              const res = await fetch(`${base}/api/pins?${c.qs}`, { headers: { 'Accept-Encoding': 'identity' } });
+              if (!res.ok) throw new Error(`${res.status} for /api/pins?${c.qs}`);
+              return ((await res.json()) as unknown[]).length;
+            },
+            REPEAT,
+            serverCpu,
+          );
+        rows.push({ run, layer: 'http', query: c.name, ...(await run()) });
       }
     } else {
       console.log('(HTTP layer skipped: run `npx remix build` first, or --no-http was given)');
     }
 
+    // the ceilings: a shape over one is measured again, up to twice, and fails if over each time
+    const over = (r: Row) => r.cpu > CEILING_CPU_MS || (busy() ? r.median > Math.max(CEILING_MS, BUSY_CEILING_MS) : r.median > CEILING_MS || r.p95 > CEILING_P95_MS);
+    const failed: Row[] = [];
+    for (const r of rows) {
+      for (let again = 0; again < 2 && over(r); again++) Object.assign(r, await r.run());
+      if (over(r)) failed.push(r);
+    }
+
     const fmt = (n: number) => n.toFixed(2).padStart(7);
     const w = Math.max(...rows.map((r) => r.query.length));
-    console.log(`\n${'layer'.padEnd(8)} ${'query'.padEnd(w)} ${'cards'.padStart(5)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  (ms)`);
-    console.log('-'.repeat(8 + w + 36));
+    console.log(`\n${'layer'.padEnd(8)} ${'query'.padEnd(w)} ${'cards'.padStart(5)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)} ${'cpu'.padStart(7)}  (ms)`);
+    console.log('-'.repeat(8 + w + 44));
     for (const r of rows) {
-      const flagged = r.p95 >= GOAL_MS ? '  << over goal' : '';
-      console.log(`${r.layer.padEnd(8)} ${r.query.padEnd(w)} ${String(r.results).padStart(5)} ${fmt(r.median)} ${fmt(r.p95)} ${fmt(r.max)}${flagged}`);
+      const flagged = r.p95 > GOAL_MS ? '  << over goal' : '';
+      console.log(`${r.layer.padEnd(8)} ${r.query.padEnd(w)} ${String(r.results).padStart(5)} ${fmt(r.median)} ${fmt(r.p95)} ${fmt(r.max)} ${fmt(r.cpu)}${flagged}`);
     }
     // other work on the machine shows up in p95 first: the load average tells how quiet it was
     console.log(`\nMachine: ${os.cpus().length} CPUs, load average (1/5/15 min) ${loadBefore} before, ${load()} after.`);
     const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
     console.log(`\nWorst p95: ${worst.p95.toFixed(2)} ms (${worst.layer}: ${worst.query}); goal p95 <= ${GOAL_MS} ms at ${PINS.toLocaleString('en-US')} pins: ${worst.p95 <= GOAL_MS ? 'met' : 'NOT met'}.`);
-    // the ceiling is on medians: on a shared 2-core machine a p95 of 15 runs measures the neighbours
-    const slowest = rows.reduce((a, b) => (b.median > a.median ? b : a));
-    if (slowest.median > CEILING_MS) {
-      console.error(`median ${slowest.median.toFixed(2)} ms (${slowest.layer}: ${slowest.query}) is over the ceiling of ${CEILING_MS} ms`);
+    for (const r of failed) {
+      console.error(
+        `${r.layer}: ${r.query}: median ${r.median.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, CPU ${r.cpu.toFixed(2)} ms: over the ceiling three times (median ${CEILING_MS} ms, p95 ${CEILING_P95_MS} ms, or a median of ${BUSY_CEILING_MS} ms on a machine loaded over twice its CPUs; CPU ${CEILING_CPU_MS} ms)`,
+      );
       process.exitCode = 1;
     }
   } finally {
     server?.kill();
     handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -53,3 +53,33 @@ describe('browse paging', () => {
     expect(res.headers.get('X-Next-Offset')).toBe('5');
   });
 });
+
+describe('a search ranks its most recently added matches', () => {
+  it('ranks the window by best match, lists older matches after it, and pages without repeats', async () => {
+    const org = (await createOrganization('Window League')).id;
+    const start = Date.UTC(2024, 1, 1);
+    // oldest first: the word in the name (a strong match) or only in the description (a weak one)
+    for (const [i, inName] of [true, false, true, false, false, true].entries()) {
+      await createPin({
+        name: inName ? `Quasarwin Star ${i}` : `Plain Star ${i}`,
+        description: inName ? 'Soft enamel' : 'Soft enamel quasarwin',
+        organizationId: org,
+        createdAt: new Date(start + i * 60_000),
+      });
+    }
+    const names = (pins: { name: string }[]) => pins.map((p) => p.name.replace(/^\D+/, ''));
+    // a window that holds every match: the full ranking (names first, newest first among equals)
+    expect(names((await listPins({ search: 'quasarwin' })).pins)).toEqual(['5', '2', '0', '4', '3', '1']);
+    // a window of the 3 most recently added: those ranked, then the older ones, newest first
+    const page = (offset: number, createdUpTo?: Date) => listPins({ search: 'quasarwin', rankWindow: 3, limit: 2, offset, countUpTo: 1000, createdUpTo });
+    const first = await page(0);
+    expect(first).toMatchObject({ total: 6, totalCapped: false, hasMore: true });
+    const asOf = new Date();
+    // a pin added after the list was first shown stays out of its later pages
+    await createPin({ name: 'Quasarwin Star 6', description: 'Soft enamel', organizationId: org });
+    const second = await page(2, asOf);
+    const third = await page(4, asOf);
+    expect(third.hasMore).toBe(false);
+    expect([...names(first.pins), ...names(second.pins), ...names(third.pins)]).toEqual(['5', '4', '3', '2', '1', '0']);
+  });
+});
