@@ -33,6 +33,7 @@ import {
   runOrbLevels,
   toGray,
   THUMB_SIDE,
+  type OrbParams,
   type OrbResult,
   type RawImage,
 } from "./features.server";
@@ -127,6 +128,19 @@ const QUERY_ORB = { nfeatures: QUERY_FEATURES, fastThreshold: 10, nlevels: QUERY
 // 46 against 35 ms on the public set) and whose answer comes by message, still finishes last
 const QUERY_NEAR_LEVELS = 2;
 const SHORTLIST_IMAGES = 8;
+// the second look (`zoom`): when no shortlisted image counts ZOOM_BELOW quick inliers (as DEEPEN_BELOW),
+// the box of the strongest of ZOOM_FITS fits (with ZOOM_MIN_QUICK inliers or more; else the densest
+// square of the shortlist's correspondences), ZOOM_MARGIN times its side (at least ZOOM_MIN_SIDE, at
+// most ZOOM_MAX_SHARE of the photo's short side), is enlarged towards ZOOM_SIDE px (at most
+// ZOOM_MAX_SCALE times) and its ORB features added to the photo's
+const ZOOM_BELOW = 50;
+const ZOOM_FITS = 3;
+const ZOOM_MIN_QUICK = 6;
+const ZOOM_MARGIN = 1.6;
+const ZOOM_MIN_SIDE = 0.45;
+const ZOOM_MAX_SHARE = 0.8;
+const ZOOM_SIDE = 640;
+const ZOOM_MAX_SCALE = 3;
 const PHOTO_EXHAUSTIVE = 4; // photo-cut references among the SHORTLIST_VOTED whose correspondences are found exhaustively
 const SHORTLIST_VOTED = 32; // images whose inliers are counted (quick RANSAC) to choose the SHORTLIST_IMAGES that are verified
 const DEEPER_VOTED = 64; // ... and this many when none of them counts DEEPEN_BELOW inliers
@@ -489,9 +503,9 @@ export class VisualIndex {
    * this thread finds those of the two largest (about half the work each): the same keypoints, in the
    * same order, as one ORB over all levels (`runOrbLevels`). If the worker fails, its levels are found here.
    */
-  private async queryOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
-    if (!this.detailWorker) return runOrb(cv, gray, width, height, QUERY_ORB);
-    return this.splitOrb(this.detailWorker, cv, gray, width, height).finish();
+  private async queryOrb(cv: CV, gray: Uint8Array, width: number, height: number, params: OrbParams = QUERY_ORB): Promise<OrbResult> {
+    if (!this.detailWorker) return runOrb(cv, gray, width, height, params);
+    return this.splitOrb(this.detailWorker, cv, gray, width, height, params).finish();
   }
 
   /**
@@ -499,13 +513,13 @@ export class VisualIndex {
    * and `finish` finds those below it here and puts them all together in level order (the worker's
    * levels are found here too if it fails). `remote` settles when the worker has answered.
    */
-  private splitOrb(worker: DetailWorker, cv: CV, gray: Uint8Array, width: number, height: number) {
+  private splitOrb(worker: DetailWorker, cv: CV, gray: Uint8Array, width: number, height: number, params: OrbParams = QUERY_ORB) {
     const levels = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
     const first = QUERY_NEAR_LEVELS;
-    const far = levels(first, QUERY_LEVELS);
-    const remote = worker.orb({ gray, width, height, params: QUERY_ORB, levels: far }).catch(() => null);
+    const far = levels(first, params.nlevels);
+    const remote = worker.orb({ gray, width, height, params, levels: far }).catch(() => null);
     const finish = async () =>
-      concatOrb([runOrbLevels(cv, gray, width, height, QUERY_ORB, levels(0, first)), (await remote) ?? runOrbLevels(cv, gray, width, height, QUERY_ORB, far)]);
+      concatOrb([runOrbLevels(cv, gray, width, height, params, levels(0, first)), (await remote) ?? runOrbLevels(cv, gray, width, height, params, far)]);
     return { remote, finish };
   }
 
@@ -517,17 +531,18 @@ export class VisualIndex {
    * looking first. When there is one, the photo's levels are dropped and those of the photo with the
    * blur undone are found instead.
    */
-  private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<OrbResult> {
+  private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<{ orb: OrbResult; seen: Uint8Array }> {
     if (!this.detailWorker) {
       const blur = estimateMotionBlur(cv, gray, width, height);
-      return runOrb(cv, blur ? deblurGray(cv, gray, width, height, blur) : gray, width, height, QUERY_ORB);
+      const seen = blur ? deblurGray(cv, gray, width, height, blur) : gray;
+      return { orb: runOrb(cv, seen, width, height, QUERY_ORB), seen };
     }
     const split = this.splitOrb(this.detailWorker, cv, gray, width, height);
     const blur = estimateMotionBlur(cv, gray, width, height);
-    if (!blur) return split.finish();
+    if (!blur) return { orb: await split.finish(), seen: gray };
     const clear = deblurGray(cv, gray, width, height, blur);
     await split.remote; // the worker is free for the new photo's levels once it has answered
-    return this.queryOrb(cv, clear, width, height);
+    return { orb: await this.queryOrb(cv, clear, width, height), seen: clear };
   }
 
   /**
@@ -574,16 +589,24 @@ export class VisualIndex {
     const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE, true);
     lap("decode");
     const gray = toGray(img);
-    const orb = await this.photoOrb(cv, gray, img.width, img.height);
+    const { orb, seen } = await this.photoOrb(cv, gray, img.width, img.height);
     const qDesc = asWords(orb.desc);
     lap("orb");
     const none: DuelTally<Candidate> = tallyDuels([], [], () => false);
     if (this.entries.size === 0 || qDesc.length / 8 < 8) {
       return { result: { best: null, candidates: [], reason: "no_match", timings }, verified: [], tally: none, winner: undefined, detail: () => undefined };
     }
-    const p: PhotoContext = { cv, img, gray, orb, qDesc, lap };
-    const checks = new DetailChecks((e, H, pairs, worker, ref) => this.runCheck(p, e, H, pairs, worker, ref), this.detailWorker);
-    const shortlist = await this.shortlist(p);
+    let p: PhotoContext = { cv, img, gray, orb, qDesc, lap };
+    let shortlist = await this.shortlist(p);
+    if (Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) {
+      const zoomed = await this.zoom(p, seen, shortlist);
+      if (zoomed) {
+        p = zoomed;
+        shortlist = await this.shortlist(p);
+      }
+    }
+    const seenBy = p;
+    const checks = new DetailChecks((e, H, pairs, worker, ref) => this.runCheck(seenBy, e, H, pairs, worker, ref), this.detailWorker);
     const verified = await this.verify(p, shortlist, checks);
     const { candidates, plausible, duels } = await this.compareDetails(p, verified, checks);
     const samePlace = (a: Candidate, b: Candidate) => overlapShare(a.al as Aligned, b.al as Aligned) >= SAME_PLACE_SHARE;
@@ -659,6 +682,43 @@ export class VisualIndex {
       .map((k) => ({ ...counted[k], quick: countedQuick[k] }));
     if (Math.max(0, ...listedImages.map((s) => s.quick)) >= DEEPEN_BELOW) return listedImages;
     return this.matchStrongest(qDesc, orb.points, listedImages, ranked.slice(0, MOST_VOTED_EXHAUSTIVE));
+  }
+
+  /**
+   * Second look at a photo whose first shortlist is weak: the pin is small, blurred or tilted, and the
+   * photo's features fell mostly on the background or at scales the references hardly have. The
+   * place of the pin is taken from the shortlist's strongest fit (the box of its inliers), that part
+   * of the photo (as ORB saw it: with its motion blur undone) is enlarged towards the references'
+   * scale, and its own ORB features are added to the photo's, in photo coordinates. The stages then
+   * run again on all of them. Null when no place is found or the pin fills most of the photo.
+   */
+  private async zoom(p: PhotoContext, seen: Uint8Array, listed: Shortlisted[]): Promise<PhotoContext | null> {
+    const { cv, img } = p;
+    const strongest = [...listed].sort((a, b) => b.quick - a.quick).slice(0, ZOOM_FITS).filter((s) => s.quick >= ZOOM_MIN_QUICK);
+    const fits = await this.shared(strongest.map((s) => s.points), (c) => fitPinHomography(cv, c), (w, items) => w.fitPins(items));
+    let best = -1;
+    let most = 0;
+    fits.forEach((fit, k) => {
+      const inl = fit.mask.reduce((n, m) => n + (m ? 1 : 0), 0);
+      if (!fit.H || inl < ZOOM_MIN_QUICK || inl <= most) return;
+      most = inl;
+      best = k;
+    });
+    // the strongest fit's inliers, or else where the shortlist's correspondences are densest
+    const box = best >= 0 ? inlierBox(strongest[best].points, fits[best].mask) : densestBox(listed, img.width, img.height);
+    const region = box && zoomRegion(box, img.width, img.height);
+    p.lap("zoomFind");
+    if (!region) return null;
+    const crop = cropEnlarged(cv, seen, img.width, img.height, region);
+    const orb = await this.queryOrb(cv, crop.gray, crop.width, crop.height);
+    const pts = orb.points;
+    for (let i = 0; i < pts.length; i += 2) {
+      pts[i] = region.x + pts[i] / region.scale;
+      pts[i + 1] = region.y + pts[i + 1] / region.scale;
+    }
+    const all = concatOrb([p.orb, orb]);
+    p.lap("zoomOrb");
+    return { ...p, orb: all, qDesc: asWords(all.desc) };
   }
 
   /** Quick RANSAC inlier counts (ransac.wat), every other one in the worker. */
@@ -999,6 +1059,89 @@ function coverageHoles(e: Entry, H: number[], inlierRef: number[], qW: number, q
     if (hit[c] === 0) holes++;
   }
   return rich ? holes / rich : 0;
+}
+
+/** A box in the photo (pixels). */
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The box of a fit's inliers in the photo. */
+function inlierBox({ src }: Correspondences, mask: Uint8Array): Box {
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    box.x0 = Math.min(box.x0, src[i * 2]);
+    box.x1 = Math.max(box.x1, src[i * 2]);
+    box.y0 = Math.min(box.y0, src[i * 2 + 1]);
+    box.y1 = Math.max(box.y1, src[i * 2 + 1]);
+  }
+  return box;
+}
+
+/**
+ * The square part of a W x H photo to look at again around a pin found in `box`, and how much it is
+ * enlarged (towards ZOOM_SIDE pixels, at most ZOOM_MAX_SCALE times); null when that part would be
+ * most of the photo (nothing to gain).
+ */
+function zoomRegion(box: Box, W: number, H: number): { x: number; y: number; side: number; scale: number } | null {
+  const side = Math.round(Math.max(ZOOM_MIN_SIDE * Math.min(W, H), Math.max(box.x1 - box.x0, box.y1 - box.y0) * ZOOM_MARGIN));
+  if (side > ZOOM_MAX_SHARE * Math.min(W, H)) return null;
+  const cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2;
+  const x = Math.round(Math.max(0, Math.min(W - side, cx - side / 2)));
+  const y = Math.round(Math.max(0, Math.min(H - side, cy - side / 2)));
+  return { x, y, side, scale: Math.min(ZOOM_MAX_SCALE, ZOOM_SIDE / side) };
+}
+
+/**
+ * Where the shortlisted images' tentative correspondences are densest in the photo: the square of
+ * ZOOM_MIN_SIDE of the photo's short side that holds most of their photo points (on a grid of 32 px).
+ */
+function densestBox(listed: Shortlisted[], W: number, H: number): Box | null {
+  const cell = 32;
+  const gw = Math.ceil(W / cell), gh = Math.ceil(H / cell);
+  const grid = new Float64Array(gw * gh);
+  let n = 0;
+  for (const s of listed)
+    for (let i = 0; i < s.points.src.length; i += 2) {
+      const gx = Math.min(gw - 1, Math.floor(s.points.src[i] / cell)), gy = Math.min(gh - 1, Math.floor(s.points.src[i + 1] / cell));
+      grid[gy * gw + gx]++;
+      n++;
+    }
+  if (n < ZOOM_MIN_QUICK) return null;
+  const k = Math.max(1, Math.round((ZOOM_MIN_SIDE * Math.min(W, H)) / cell));
+  let best = -1, bx = 0, by = 0;
+  for (let y = 0; y + k <= gh; y++)
+    for (let x = 0; x + k <= gw; x++) {
+      let sum = 0;
+      for (let yy = y; yy < y + k; yy++) for (let xx = x; xx < x + k; xx++) sum += grid[yy * gw + xx];
+      if (sum > best) [best, bx, by] = [sum, x, y];
+    }
+  const half = (k * cell) / 2, cx = bx * cell + half, cy = by * cell + half;
+  return { x0: cx - half / ZOOM_MARGIN, y0: cy - half / ZOOM_MARGIN, x1: cx + half / ZOOM_MARGIN, y1: cy + half / ZOOM_MARGIN };
+}
+
+/** A square part of a grayscale image, enlarged (bilinear). */
+function cropEnlarged(cv: CV, gray: Uint8Array, W: number, H: number, r: { x: number; y: number; side: number; scale: number }): { gray: Uint8Array; width: number; height: number } {
+  const src = new cv.Mat(H, W, cv.CV_8UC1);
+  const dst = new cv.Mat();
+  const out = Math.round(r.side * r.scale);
+  try {
+    src.data.set(gray);
+    const roi = src.roi(new cv.Rect(r.x, r.y, r.side, r.side));
+    try {
+      cv.resize(roi, dst, new cv.Size(out, out), 0, 0, cv.INTER_LINEAR);
+    } finally {
+      roi.delete();
+    }
+    return { gray: new Uint8Array(dst.data), width: out, height: out };
+  } finally {
+    src.delete();
+    dst.delete();
+  }
 }
 
 /** The photo and reference coordinates of tentative correspondences (query index, reference index pairs). */
