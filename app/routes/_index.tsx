@@ -2,7 +2,7 @@ import type { MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { DailyChallenges } from '~/components/daily-challenges';
 import { Identifier } from '~/components/identifier';
-import { PinGrid } from '~/components/pin-grid';
+import { PinGrid } from '~/components/pin-card';
 import { formatCount } from '~/utils/format';
 import { homeLoader } from '~/http/home-page.server';
 import '~/root';
