@@ -5,6 +5,10 @@
  * one more file for each set of routes that imports it (a page loaded up to 15 of them).
  * The root imports them here, so that every page reaches them and they join the root's chunk.
  * On the server this loads nothing more than the routes already load.
+ *
+ * The same for a few small client modules most pages use (a few hundred bytes each): a page that
+ * does not use them loads them in the root's chunk, the others load one file fewer each. Each is
+ * listed in package.json's `sideEffects`, or esbuild would drop an import that uses no export.
  */
 import '@remix-run/node';
 import '~/auth/session.server';
@@ -30,3 +34,5 @@ import '~/services/teams.server';
 import '~/services/trades.server';
 import '~/services/users.server';
 import '~/services/vendor-review.server';
+import '~/utils/format';
+import '~/components/rarity-badge';

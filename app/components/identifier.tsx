@@ -1,7 +1,6 @@
 import { Form, useNavigate } from '@remix-run/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import type { IdentificationResult } from '~/types/identification';
-import { IdentificationCard } from './identification-card';
 import { useToast } from './toaster';
 
 // what the identifier needs only once used (a photo, the camera) loads then, not with the page (a
@@ -12,14 +11,22 @@ type Phase = 'idle' | 'starting' | 'live' | 'analyzing';
 
 export const RESULT_STORAGE_KEY = 'identificationResult';
 
+/** What the home page's result card (identification-card.tsx) is given. */
+export interface ResultCardProps {
+  result: IdentificationResult;
+  onClose: () => void;
+  onViewFull: () => void;
+}
+
 /**
  * The identifier. Without JavaScript it is a multipart form whose file input opens the phone
  * camera (capture="environment") and posts to /identify, which renders the result on the server.
  * With JavaScript: the live camera (rear-facing, no audio, JPEG 0.92 frames) and the upload go to
  * POST /api/identify. On the home page (`mode="card"`) a result card replaces the identifier; on
- * /identify (`mode="page"`) the page shows the stored result (/identify?result=<id>).
+ * /identify (`mode="page"`) the page shows the stored result (/identify?result=<id>). The card is
+ * the home page's to give (`ResultCard`): /identify does not load it.
  */
-export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
+export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'page'; ResultCard?: ComponentType<ResultCardProps> }) {
   const toast = useToast();
   const navigate = useNavigate();
   const [hydrated, setHydrated] = useState(false);
@@ -53,11 +60,11 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
       toast(identificationToasts(answer.result));
       if (mode === 'page' && answer.result.identificationId) {
         navigate(`/identify?result=${encodeURIComponent(answer.result.identificationId)}`);
-      } else {
+      } else if (ResultCard) {
         setResult(answer.result);
       }
     },
-    [mode, navigate, toast],
+    [mode, navigate, toast, ResultCard],
   );
 
   const startCamera = useCallback(async () => {
@@ -146,9 +153,9 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
     [analyze, stopCamera, toast],
   );
 
-  if (result) {
+  if (result && ResultCard) {
     return (
-      <IdentificationCard
+      <ResultCard
         result={result}
         onClose={() => setResult(null)}
         onViewFull={() => {
@@ -224,7 +231,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
               camera block replaces it (CLS 0); without JavaScript there is no camera, and no space */}
           <div className="aspect-[4/3] w-full rounded-lg bg-slate-900" data-camera-space aria-hidden="true" />
           <noscript>
-            <style>{'[data-camera-space]{display:none}'}</style>
+            <style>{'[data-camera-space],[data-with-camera]{display:none}'}</style>
           </noscript>
         </>
       )}
@@ -248,13 +255,15 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
             if (hydrated) void onFile(event.currentTarget.files);
           }}
         />
-        <p className="mt-1 text-xs text-slate-500">{hydrated ? 'Or upload a saved photo: ' : ''}JPEG, PNG, WebP or HEIC, max 5MB.</p>
+        {/* the same text and button before and after hydration: nothing below moves (CLS 0) */}
+        <p className="mt-1 text-xs text-slate-500">
+          <span data-with-camera>Or upload a saved photo: </span>JPEG, PNG, WebP or HEIC, max 5MB.
+        </p>
       </div>
-      {hydrated ? null : (
-        <button type="submit" className="btn-primary w-full">
-          Identify
-        </button>
-      )}
+      {/* with JavaScript, choosing a photo sends it at once; the button sends the chosen one again */}
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        Identify
+      </button>
     </Form>
   );
 }
