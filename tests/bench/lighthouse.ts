@@ -5,7 +5,7 @@
  * demo player's collection, signed in (a session written into the copy, its cookie sent with every
  * request of that page). Fails (exit 1) when a median is under `--min` (90).
  *
- *   npx tsx tests/bench/lighthouse.ts [--db tests/.tmp/seeded.db] [--runs 3] [--min 90] [--pages home,browse]
+ *   npx tsx tests/bench/lighthouse.ts [--db tests/.tmp/seeded.db] [--runs 3] [--min 90] [--pages home,browse] [--port 3493]
  *   npx tsx tests/bench/lighthouse.ts --ci     (the five pages, 3 runs each, floor 90: what CI runs)
  * Needs `npm run build` first (and the seeded database: the end-to-end tests make it). CHROME_PATH
  * overrides /usr/bin/chromium.

@@ -18,6 +18,7 @@ test('every page loads at most 100 KB of JavaScript (gzip) in at most 12 files',
   const pin = db.prepare('SELECT id FROM pins ORDER BY created_at DESC LIMIT 1').get() as { id: string };
   const team = db.prepare("SELECT t.id FROM teams t JOIN users u ON u.id = t.manager_id WHERE u.email = 'manager@pindex.test'").get() as { id: string };
   const teamPin = db.prepare('SELECT id FROM pins WHERE team_id = ? LIMIT 1').get(team.id) as { id: string } | undefined;
+  const other = db.prepare("SELECT id FROM users WHERE email = 'collector1@pindex.test'").get() as { id: string };
   // [name, path, who is signed in (none: a visitor)]
   const pages: [string, string, Role | null][] = [
     ['home', '/', null],
@@ -33,7 +34,7 @@ test('every page loads at most 100 KB of JavaScript (gzip) in at most 12 files',
     ['collection', '/collection', 'player'],
     ['badges', '/badges', 'player'],
     ['trades', '/trades', 'player'],
-    ['new trade', '/trades/new', 'player'],
+    ['new trade', `/trades/new?with=${other.id}`, 'player'],
     ['marketplace', '/marketplace', 'player'],
     ['cart', '/cart', 'player'],
     ['orders', '/orders', 'player'],
