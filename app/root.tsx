@@ -22,6 +22,7 @@ import { FlashMessages, ToastProvider } from '~/components/toaster';
 // the loader and action, with everything they import, are the server's alone (see that file)
 import { rootAction, rootLoader } from '~/http/root.server';
 import stylesheet from '~/tailwind.css';
+import '~/browser-chunks';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },

@@ -2,7 +2,9 @@
  * `npm test`: everything, in order, with one closing line `N passed, N failed`.
  * 1. Chromium for Playwright (Debian's; installed with apt-get when missing and we are root).
  * 2. typecheck and lint, 3. Vitest on better-sqlite3, 4. the integration tests again on libSQL,
- * 5. the server build, 6. Playwright with JavaScript on and off, 7. a small slice of the benchmarks.
+ * 5. the server build, 6. Playwright with JavaScript on and off, 7. Lighthouse mobile performance of
+ * the five main pages (median of 3, floor LIGHTHOUSE_FLOOR in tests/bench/lighthouse.ts), 8. a small
+ * slice of the benchmarks.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -89,6 +91,11 @@ if (built && chromium) {
   fs.rmSync('test-results/e2e.json', { force: true });
   run('playwright', bin('playwright'), ['test'], { CHROMIUM_PATH: chromium, E2E_RESEED: '1' });
   countPlaywright('test-results/e2e.json');
+  // Lighthouse after Playwright: the same build and the seeded database it left (issue 59, budgets
+  // in CI). About 2-3 min on a quiet 2-core machine; see docs/speed.md, "Lighthouse in CI".
+  const lighthouse = run('lighthouse (5 pages, median of 3)', process.execPath, [...tsx, 'tests/bench/lighthouse.ts', '--ci'], { CHROME_PATH: chromium });
+  if (lighthouse) totals.passed += 1;
+  else totals.failed += 1;
 }
 
 // Benchmark slices with floors a little under the measured figures (README, Benchmarks), so a

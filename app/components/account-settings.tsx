@@ -7,7 +7,7 @@ import { parseWithZod } from '@conform-to/zod';
 import { Form, useNavigation } from '@remix-run/react';
 import type { ZodTypeAny } from 'zod';
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from '~/forms/account';
-import { MIN_PASSWORD_LENGTH } from '~/forms/auth';
+import { MIN_PASSWORD_LENGTH } from '~/utils/constants';
 import { Field, FormErrors } from './ui/field';
 
 export type AccountIntent = 'changeEmail' | 'changePassword' | 'deleteAccount';

@@ -3,7 +3,7 @@ import { getFormProps, getSelectProps, getTextareaProps, useForm, type Submissio
 import { parseWithZod } from '@conform-to/zod';
 import { Form, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 import { adminPinSchema, MAX_PIN_PHOTOS, MIN_PIN_YEAR, organizationFormSchema, PHOTO_LIMIT_MESSAGE, PHOTO_LIMIT_TITLE } from '~/forms/admin';
 import type { AdminOrganization, AdminPin } from '~/types/admin';
 import { formatCount } from '~/utils/format';

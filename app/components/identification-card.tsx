@@ -1,16 +1,11 @@
 import type { IdentificationResult } from '~/types/identification';
-import { nearIdenticalOf } from '~/utils/identification';
+import { headline, nearIdenticalOf } from '~/utils/identification';
 
 // The home page's result card lives apart from the full result (identification-result.tsx), so the
-// home page does not load the form libraries that only /identify needs.
+// home page does not load the form libraries that only /identify needs. The identifier loads it
+// when a result comes (a result exists only in the browser).
 
 type Result = IdentificationResult;
-
-export function headline(result: Result): string {
-  if (result.identified && result.pin) return 'Pin Identified!';
-  if (result.outcome === 'ambiguous') return 'Which one is yours?';
-  return 'No Match Found';
-}
 
 /** The home page's result card: it replaces the identifier until closed. */
 export function IdentificationCard({ result, onClose, onViewFull }: { result: Result; onClose: () => void; onViewFull: () => void }) {

@@ -2,10 +2,9 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { Form, Link, useNavigation } from '@remix-run/react';
 import type { IdentificationResult } from '~/types/identification';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
-import { nearIdenticalOf } from '~/utils/identification';
+import { headline, nearIdenticalOf } from '~/utils/identification';
 import { AddToCollectionForm } from './add-to-collection';
 import { FieldError } from './ui/field';
-import { headline } from './identification-card';
 import { RarityBadge } from './rarity-badge';
 
 type Result = IdentificationResult;

@@ -1,142 +1,21 @@
 import { Form, useNavigate } from '@remix-run/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import type { IdentificationResult } from '~/types/identification';
-import { IdentificationCard } from './identification-card';
 import { useToast } from './toaster';
+
+// what the identifier needs only once used (a photo, the camera) loads then, not with the page (a
+// module without React: one that imports React would split the framework's chunk in two)
+const loadActions = () => import('./identify-actions');
 
 type Phase = 'idle' | 'starting' | 'live' | 'analyzing';
 
 export const RESULT_STORAGE_KEY = 'identificationResult';
-const JPEG_QUALITY = 0.92;
 
-/** Spec §8: the toasts of a finished identification (the result still goes to the parent). */
-export function identificationToasts(result: IdentificationResult) {
-  const list: { title: string; description?: string; variant?: 'default' | 'success' | 'destructive' }[] = [];
-  if (result.serviceUnavailable) {
-    list.push({
-      title: 'AI Service Temporarily Unavailable',
-      description: result.message || 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!',
-      variant: 'destructive',
-    });
-  } else if (result.error || (result.analysis?.confidence === 0 && /unavailable/i.test(result.message ?? ''))) {
-    list.push({
-      title: 'Image Analysis Failed',
-      description: result.error || result.message || 'Unable to analyze this image. Please try a different image or help us identify it manually.',
-      variant: 'destructive',
-    });
-  } else if (result.identified && result.pin) {
-    list.push({ title: 'Pin Identified!', description: `Found ${result.pin.name} with ${result.confidence}% confidence`, variant: 'success' });
-  } else {
-    list.push({ title: 'Analysis Complete', description: result.message || "No exact match found, but we've analyzed the pin" });
-  }
-  for (const badge of result.newlyUnlockedBadges ?? []) {
-    list.push({ title: 'Badge Unlocked!', description: `You earned the "${badge.name}" badge!`, variant: 'success' });
-  }
-  return list;
-}
-
-/** Spec §8: a failed identification request. */
-export function requestFailureToast(status: number, errorText: string) {
-  if (/image_parse_error/.test(errorText)) {
-    return { title: 'Unsupported Image', description: 'This image format is not supported. Please try a different image with a clear view of your pin.', variant: 'destructive' as const };
-  }
-  if (status === 413) return { title: 'Image Too Large', description: 'Please try a smaller image (max 5MB).', variant: 'destructive' as const };
-  if (status === 400) {
-    return { title: 'Invalid Image', description: 'Please try a different image format or ensure the image shows a clear view of your pin.', variant: 'destructive' as const };
-  }
-  // the identification index warming up at start: the server's message says to try again shortly
-  if (status === 503 && errorText) return { title: 'AI Service Temporarily Unavailable', description: errorText, variant: 'destructive' as const };
-  if (status >= 500) return { title: 'Server Error', description: 'Please try again in a few moments.', variant: 'destructive' as const };
-  return { title: 'Identification Failed', description: errorText || 'Unable to analyze the pin image. Please try again.', variant: 'destructive' as const };
-}
-
-async function postIdentify(imageData: string): Promise<{ ok: true; result: IdentificationResult } | { ok: false; status: number; text: string }> {
-  let res: Response;
-  try {
-    res = await fetch('/api/identify', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ imageData }),
-    });
-  } catch {
-    return { ok: false, status: 0, text: '' };
-  }
-  if (!res.ok) {
-    const body = await res.text().catch(() => '');
-    let message = body;
-    try {
-      const parsed = JSON.parse(body) as { error?: unknown };
-      if (typeof parsed.error === 'string') message = parsed.error;
-    } catch {
-      // not JSON: the text as it came
-    }
-    return { ok: false, status: res.status, text: message || res.statusText };
-  }
-  return { ok: true, result: (await res.json()) as IdentificationResult };
-}
-
-function cameraErrorMessage(error: unknown): string {
-  const name = error instanceof DOMException || error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'PermissionDeniedError' || name === 'SecurityError') {
-    return 'Permission denied. Enable camera access in your browser settings.';
-  }
-  if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError') return 'No camera found on this device.';
-  return error instanceof Error && error.message ? error.message : 'Failed to start camera.';
-}
-
-function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
-/**
- * Longest side of the picture sent for identification. The matcher brings every photo to 1024 px, so
- * a phone's 12-megapixel photo (3-5 MB, a third more as a data URL) is brought to this size first:
- * a few hundred kilobytes to send over a slow connection instead.
- */
-const UPLOAD_MAX_SIDE = 1280;
-
-/** A picture (video frame or decoded image) as a JPEG data URL, its longest side at most UPLOAD_MAX_SIDE. */
-function toJpegDataUrl(source: CanvasImageSource, width: number, height: number): string {
-  const scale = Math.min(1, UPLOAD_MAX_SIDE / Math.max(width, height));
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.max(1, Math.round(width * scale));
-  canvas.height = Math.max(1, Math.round(height * scale));
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('no 2d canvas');
-  context.imageSmoothingQuality = 'high';
-  // a transparent picture lies on white, as the server lays it (a JPEG has no transparency)
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.drawImage(source, 0, 0, canvas.width, canvas.height);
-  return canvas.toDataURL('image/jpeg', JPEG_QUALITY);
-}
-
-/**
- * The chosen file as it is sent: larger than UPLOAD_MAX_SIDE, it is scaled down in the browser (the
- * browser turns it upright by its EXIF orientation as it decodes it); otherwise, or when the browser
- * cannot decode it (the server may: HEIC), the file itself.
- */
-async function photoForUpload(file: File): Promise<string> {
-  const url = URL.createObjectURL(file);
-  try {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    if (Math.max(image.naturalWidth, image.naturalHeight) > UPLOAD_MAX_SIDE) {
-      return toJpegDataUrl(image, image.naturalWidth, image.naturalHeight);
-    }
-  } catch {
-    // not decodable here: the server says whether it can read it
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-  return readAsDataUrl(file);
+/** What the home page's result card (identification-card.tsx) is given. */
+export interface ResultCardProps {
+  result: IdentificationResult;
+  onClose: () => void;
+  onViewFull: () => void;
 }
 
 /**
@@ -144,9 +23,10 @@ async function photoForUpload(file: File): Promise<string> {
  * camera (capture="environment") and posts to /identify, which renders the result on the server.
  * With JavaScript: the live camera (rear-facing, no audio, JPEG 0.92 frames) and the upload go to
  * POST /api/identify. On the home page (`mode="card"`) a result card replaces the identifier; on
- * /identify (`mode="page"`) the page shows the stored result (/identify?result=<id>).
+ * /identify (`mode="page"`) the page shows the stored result (/identify?result=<id>). The card is
+ * the home page's to give (`ResultCard`): /identify does not load it.
  */
-export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
+export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'page'; ResultCard?: ComponentType<ResultCardProps> }) {
   const toast = useToast();
   const navigate = useNavigate();
   const [hydrated, setHydrated] = useState(false);
@@ -169,6 +49,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
   const analyze = useCallback(
     async (imageData: string) => {
       setPhase('analyzing');
+      const { postIdentify, requestFailureToast, identificationToasts } = await loadActions();
       const answer = await postIdentify(imageData);
       setPhase('idle');
       if (fileRef.current) fileRef.current.value = '';
@@ -179,11 +60,11 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
       toast(identificationToasts(answer.result));
       if (mode === 'page' && answer.result.identificationId) {
         navigate(`/identify?result=${encodeURIComponent(answer.result.identificationId)}`);
-      } else {
+      } else if (ResultCard) {
         setResult(answer.result);
       }
     },
-    [mode, navigate, toast],
+    [mode, navigate, toast, ResultCard],
   );
 
   const startCamera = useCallback(async () => {
@@ -197,6 +78,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
       return;
     }
     setPhase('starting');
+    const actions = loadActions();
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({
@@ -206,7 +88,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
       });
     } catch (error) {
       setPhase('idle');
-      toast({ title: 'Camera Error', description: cameraErrorMessage(error), variant: 'destructive' });
+      toast({ title: 'Camera Error', description: (await actions).cameraErrorMessage(error), variant: 'destructive' });
       return;
     }
     streamRef.current = stream;
@@ -227,12 +109,13 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
     }
   }, [stopCamera, toast]);
 
-  const capture = useCallback(() => {
+  const capture = useCallback(async () => {
     const video = videoRef.current;
     if (!video || !video.videoWidth || !video.videoHeight) {
       toast({ title: 'Camera Error', description: 'Camera not ready yet. Try again in a second.', variant: 'destructive' });
       return;
     }
+    const { toJpegDataUrl } = await loadActions();
     const dataUrl = toJpegDataUrl(video, video.videoWidth, video.videoHeight);
     // capturing stops the camera and submits the frame
     stopCamera();
@@ -255,6 +138,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
       }
       stopCamera();
       setPhase('analyzing');
+      const { photoForUpload, requestFailureToast } = await loadActions();
       let imageData: string;
       try {
         imageData = await photoForUpload(file);
@@ -269,9 +153,9 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
     [analyze, stopCamera, toast],
   );
 
-  if (result) {
+  if (result && ResultCard) {
     return (
-      <IdentificationCard
+      <ResultCard
         result={result}
         onClose={() => setResult(null)}
         onViewFull={() => {
@@ -326,7 +210,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
           ) : null}
           {phase === 'live' ? (
             <div className="absolute inset-x-0 bottom-0 flex justify-center gap-3 bg-gradient-to-t from-black/70 p-3">
-              <button type="button" className="btn-primary" onClick={capture}>
+              <button type="button" className="btn-primary" onClick={() => void capture()}>
                 Capture &amp; Identify
               </button>
               <button type="button" className="btn-secondary" onClick={() => { stopCamera(); setPhase('idle'); }}>
@@ -347,7 +231,7 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
               camera block replaces it (CLS 0); without JavaScript there is no camera, and no space */}
           <div className="aspect-[4/3] w-full rounded-lg bg-slate-900" data-camera-space aria-hidden="true" />
           <noscript>
-            <style>{'[data-camera-space]{display:none}'}</style>
+            <style>{'[data-camera-space],[data-with-camera]{display:none}'}</style>
           </noscript>
         </>
       )}
@@ -371,13 +255,15 @@ export function Identifier({ mode = 'card' }: { mode?: 'card' | 'page' }) {
             if (hydrated) void onFile(event.currentTarget.files);
           }}
         />
-        <p className="mt-1 text-xs text-slate-500">{hydrated ? 'Or upload a saved photo: ' : ''}JPEG, PNG, WebP or HEIC, max 5MB.</p>
+        {/* the same text and button before and after hydration: nothing below moves (CLS 0) */}
+        <p className="mt-1 text-xs text-slate-500">
+          <span data-with-camera>Or upload a saved photo: </span>JPEG, PNG, WebP or HEIC, max 5MB.
+        </p>
       </div>
-      {hydrated ? null : (
-        <button type="submit" className="btn-primary w-full">
-          Identify
-        </button>
-      )}
+      {/* with JavaScript, choosing a photo sends it at once; the button sends the chosen one again */}
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        Identify
+      </button>
     </Form>
   );
 }

@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 
 export interface OrgOption {
   id: string;

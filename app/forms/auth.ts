@@ -1,7 +1,8 @@
 /** Account forms (sign in, create account, onboarding, profile): shared by conform and the server. */
 import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH } from '~/utils/constants';
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH };
 import { ONBOARDING_ROLES } from './onboarding-roles';
 
 export { ONBOARDING_ROLES, ONBOARDING_ROLE_LABELS, type OnboardingRole } from './onboarding-roles';

@@ -5,7 +5,7 @@
  */
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
-import { toCardData } from '~/components/pin-grid';
+import { toCardData } from '~/components/pin-card';
 import { PIN_PAGE_SIZE } from '~/forms/browse';
 import { withCommunityCounts } from '~/services/community.server';
 import { listOrganizations } from '~/services/organizations.server';

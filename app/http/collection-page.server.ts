@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { optionalUser } from '~/http/guards.server';
-import { toCardData } from '~/components/pin-grid';
+import { toCardData } from '~/components/pin-card';
 import type { CollectionStatus } from '~/utils/constants';
 import { communityCountsOf } from '~/services/community.server';
 import { ensureAchievementsOnce } from '~/services/achievement-definitions.server';

@@ -5,7 +5,7 @@
  */
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { toCardData } from '~/components/pin-grid';
+import { toCardData } from '~/components/pin-card';
 import { listDailyChallenges } from '~/services/challenges.server';
 import { communityCountsOf } from '~/services/community.server';
 import { recentIdentifications } from '~/services/feed.server';

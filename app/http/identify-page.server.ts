@@ -8,7 +8,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { optionalUser } from '~/http/guards.server';
 import { canCreatePin } from '~/auth/permissions';
-import { identificationToasts, requestFailureToast } from '~/components/identifier';
+import { identificationToasts, requestFailureToast } from '~/components/identify-actions';
 import { newPinSchema } from '~/forms/pins';
 import { serviceErrorResult } from '~/http/form-reply.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';

@@ -1,8 +1,9 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { DailyChallenges } from '~/components/daily-challenges';
+import { IdentificationCard } from '~/components/identification-card';
 import { Identifier } from '~/components/identifier';
-import { PinGrid } from '~/components/pin-grid';
+import { PinGrid } from '~/components/pin-card';
 import { formatCount } from '~/utils/format';
 import { homeLoader } from '~/http/home-page.server';
 import '~/root';
@@ -34,7 +35,7 @@ export default function Home() {
         <h1 className="text-3xl font-extrabold sm:text-4xl">PinDex AI</h1>
         <p className="mt-2 max-w-xl text-brand-100">Identify any baseball trading pin from a photo, explore the pin database and build your collection.</p>
         <div className="mt-6 max-w-xl text-slate-900">
-          <Identifier />
+          <Identifier ResultCard={IdentificationCard} />
         </div>
         <Link to="/browse" className="btn mt-6 bg-white text-brand-700 hover:bg-brand-50">
           Browse the pin database

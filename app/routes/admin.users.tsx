@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 import { canViewAuditLog, rolesAssignableBy } from '~/auth/permissions';
 import { AdminHeader, DetailList, LoadError, RecordHistory, RoleBadge, UserStatusBadge } from '~/components/admin';
 import { Button, buttonClass } from '~/components/ui/button';

@@ -1,69 +1,16 @@
-import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { getFormProps, useForm } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { oauthSettings } from '~/http/oauth.server';
-import { safeRedirect, withRedirectTo } from '~/auth/redirect';
-import { readDevice, rememberDevice } from '~/auth/device.server';
-import { createUserSession } from '~/auth/session.server';
-import { isSignedIn } from '~/http/guards.server';
+import { withRedirectTo } from '~/auth/redirect';
 import { Field, FormErrors } from '~/components/ui/field';
-import { LoginSchema } from '~/forms/auth';
-import { verifyLogin } from '~/services/users.server';
-import { readBody } from '~/http/body.server';
+import { loginLoader, loginAction } from '~/http/login-page.server';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Sign In | PinDex' }];
 
-const OAUTH_ERRORS: Record<string, string> = {
-  oauth: 'Signing in with the external provider failed. Please try again.',
-  oauth_unverified: 'Your account at the sign-in provider has no verified e-mail address.',
-  oauth_disabled: 'External sign-in is not configured on this site.',
-};
-
-/** GET /api/login: the sign-in page (a signed-in visitor goes straight on). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
-  if (await isSignedIn(request)) throw redirect(redirectTo);
-  const oauth = oauthSettings();
-  const error = OAUTH_ERRORS[url.searchParams.get('error') ?? ''] ?? null;
-  return json({ redirectTo, oauth, error });
-}
-
-/** POST /api/login: e-mail and password; a new session id on success. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const ip = (context as { clientIp?: string }).clientIp ?? 'unknown';
-  // API clients may send JSON: same rules and answers (redirect with the session cookie on success).
-  const formData = (request.headers.get('content-type') ?? '').includes('application/json')
-    ? await readBody(request).then(toFormData, () => null)
-    : await request.formData().catch(() => null);
-  if (!formData) return json({ lastResult: null }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: LoginSchema });
-  if (submission.status !== 'success') {
-    return json({ lastResult: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
-  }
-  try {
-    const device = await readDevice(request);
-    const user = await verifyLogin(submission.value, { ip, device });
-    const headers = new Headers();
-    headers.append('Set-Cookie', await createUserSession(request, user.id));
-    headers.append('Set-Cookie', await rememberDevice(device, user.id));
-    const target = submission.value.redirectTo ?? new URL(request.url).searchParams.get('redirectTo');
-    return redirect(safeRedirect(target, '/'), { headers });
-  } catch (error) {
-    return replyWithServiceError(submission, error, { hideFields: ['password'] });
-  }
-}
-
-function toFormData(body: Record<string, unknown>): FormData {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') form.set(key, value);
-  return form;
-}
+export const loader = loginLoader;
+export const action = loginAction;
 
 export default function SignIn() {
   const { redirectTo, oauth, error } = useLoaderData<typeof loader>();
@@ -74,11 +21,8 @@ export default function SignIn() {
   const navigation = useNavigation();
   const pending = navigation.state === 'submitting' && navigation.formAction?.startsWith('/api/login');
   const [form, fields] = useForm({
+    id: 'login',
     lastResult: actionData?.lastResult,
-    constraint: undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   });
   // A refused password is never kept in the field (the server does the same without JavaScript).
   useEffect(() => {

@@ -1,9 +1,9 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 import { OrgPicker } from '~/components/org-picker';
-import { PinGrid } from '~/components/pin-grid';
+import { PinGrid } from '~/components/pin-card';
 import { EmptyState } from '~/components/ui/empty-state';
 import { BROWSE_SORT_LABELS, BROWSE_SORTS, PIN_PAGE_SIZE } from '~/forms/browse';
 import { RARITIES, RARITY_LABELS } from '~/utils/constants';

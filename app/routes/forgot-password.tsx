@@ -1,43 +1,22 @@
-import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, useForm } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react';
 import { Field, FormErrors } from '~/components/ui/field';
-import { ForgotPasswordSchema } from '~/forms/account';
-import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
-import { requestPasswordReset } from '~/services/account.server';
+import { forgotPasswordLoader, forgotPasswordAction } from '~/http/forgot-password-page.server';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Forgot your password? | PinDex' }];
 
-export async function loader(_: LoaderFunctionArgs) {
-  return json({});
-}
-
-/** Sends a reset link when mail is configured; the same answer whether or not the account exists. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData().catch(() => null);
-  if (!formData) return json({ sent: null, lastResult: null }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema });
-  if (submission.status !== 'success') return replyWithInvalid(submission, { extra: { sent: null } });
-  try {
-    const { mailed } = await requestPasswordReset(submission.value, { ip: (context as { clientIp?: string }).clientIp ?? 'unknown' });
-    return json({ sent: { mailed, email: submission.value.email }, lastResult: null });
-  } catch (error) {
-    return replyWithServiceError(submission, error, { extra: { sent: null } });
-  }
-}
+export const loader = forgotPasswordLoader;
+export const action = forgotPasswordAction;
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === 'submitting';
   const [form, fields] = useForm({
+    id: 'forgot-password',
     lastResult: actionData?.lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
   });
   const sent = actionData?.sent;
   return (

@@ -1,46 +1,23 @@
-import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, useForm } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { Field, FormErrors } from '~/components/ui/field';
-import { MIN_PASSWORD_LENGTH } from '~/forms/auth';
-import { ResetPasswordSchema } from '~/forms/account';
-import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { checkResetToken, resetPassword } from '~/services/account.server';
+import { MIN_PASSWORD_LENGTH } from '~/utils/constants';
+import { resetPasswordLoader, resetPasswordAction } from '~/http/reset-password-page.server';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password | PinDex' }];
 
-/** /reset-password?token=…: the form while the link is good, else what to do next. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get('token') ?? '';
-  return json({ token, valid: await checkResetToken(token) });
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData().catch(() => null);
-  if (!formData) return json({ lastResult: null }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
-  if (submission.status !== 'success') return replyWithInvalid(submission, { hideFields: ['newPassword', 'confirmPassword'] });
-  try {
-    await resetPassword(submission.value, { ip: (context as { clientIp?: string }).clientIp ?? 'unknown' });
-  } catch (error) {
-    return replyWithServiceError(submission, error, { hideFields: ['newPassword', 'confirmPassword'] });
-  }
-  return redirectWithToast('/api/login', { title: 'Password changed', description: 'Sign in with your new password.', variant: 'success' });
-}
+export const loader = resetPasswordLoader;
+export const action = resetPasswordAction;
 
 export default function ResetPassword() {
   const { token, valid } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
+    id: 'reset-password',
     lastResult: actionData?.lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
   });
   return (
     <div className="mx-auto max-w-md py-6">

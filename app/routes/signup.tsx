@@ -1,44 +1,17 @@
-import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { getFormProps, useForm } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { oauthSettings } from '~/http/oauth.server';
-import { safeRedirect, withRedirectTo } from '~/auth/redirect';
-import { createUserSession } from '~/auth/session.server';
-import { isSignedIn } from '~/http/guards.server';
+import { withRedirectTo } from '~/auth/redirect';
 import { Field, FormErrors } from '~/components/ui/field';
-import { MIN_PASSWORD_LENGTH, SignupSchema } from '~/forms/auth';
-import { createAccount } from '~/services/users.server';
+import { MIN_PASSWORD_LENGTH } from '~/utils/constants';
+import { signupLoader, signupAction } from '~/http/signup-page.server';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Create an account | PinDex' }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '/');
-  if (await isSignedIn(request)) throw redirect(redirectTo);
-  return json({ redirectTo, oauth: oauthSettings() });
-}
-
-/** Creates the account and signs it in; onboarding follows on the next page. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData().catch(() => null);
-  if (!formData) return json({ lastResult: null }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: SignupSchema });
-  if (submission.status !== 'success') {
-    return json({ lastResult: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
-  }
-  try {
-    const user = await createAccount(submission.value, { ip: (context as { clientIp?: string }).clientIp ?? 'unknown' });
-    const cookie = await createUserSession(request, user.id);
-    const target = submission.value.redirectTo ?? new URL(request.url).searchParams.get('redirectTo');
-    return redirect(safeRedirect(target, '/'), { headers: { 'Set-Cookie': cookie } });
-  } catch (error) {
-    return replyWithServiceError(submission, error, { hideFields: ['password'] });
-  }
-}
+export const loader = signupLoader;
+export const action = signupAction;
 
 export default function SignUp() {
   const { redirectTo, oauth } = useLoaderData<typeof loader>();
@@ -46,10 +19,8 @@ export default function SignUp() {
   const navigation = useNavigation();
   const pending = navigation.state === 'submitting' && navigation.formAction?.startsWith('/signup');
   const [form, fields] = useForm({
+    id: 'signup',
     lastResult: actionData?.lastResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
   });
   // A refused password is never kept in the field (the server does the same without JavaScript).
   useEffect(() => {

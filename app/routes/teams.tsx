@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useState } from 'react';
 import { canCreateTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
-import { PinGrid, toCardData } from '~/components/pin-grid';
+import { PinGrid, toCardData } from '~/components/pin-card';
 import { withCommunityCounts } from '~/services/community.server';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { EmptyNote, TeamLogo } from '~/components/teams';

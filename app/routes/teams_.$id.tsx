@@ -5,7 +5,7 @@ import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { canManageTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
-import { PinGrid, toCardData } from '~/components/pin-grid';
+import { PinGrid, toCardData } from '~/components/pin-card';
 import { withCommunityCounts } from '~/services/community.server';
 import { EmptyNote, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 import { EmptyNote } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
 import { PINS_PER_PLAYER, pinOrderFormSchema } from '~/forms/teams';

@@ -73,3 +73,6 @@ export const COMMENT_MAX = 1000;
 
 /** The latest year a pin may have: this one. */
 export const currentYear = () => new Date().getFullYear();
+
+/** The shortest password an account may have (forms/auth.ts checks it; pages say it). */
+export const MIN_PASSWORD_LENGTH = 10;

@@ -5,7 +5,7 @@
  * demo player's collection, signed in (a session written into the copy, its cookie sent with every
  * request of that page). Fails (exit 1) when a median is under `--min` (90).
  *
- *   npx tsx tests/bench/lighthouse.ts [--db tests/.tmp/seeded.db] [--runs 3] [--min 90] [--pages home,browse]
+ *   npx tsx tests/bench/lighthouse.ts [--db tests/.tmp/seeded.db] [--runs 3] [--min 90] [--pages home,browse] [--port 3493]
  *   npx tsx tests/bench/lighthouse.ts --ci     (the five pages, 3 runs each, floor 90: what CI runs)
  * Needs `npm run build` first (and the seeded database: the end-to-end tests make it). CHROME_PATH
  * overrides /usr/bin/chromium.
@@ -28,12 +28,22 @@ const arg = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const SOURCE = arg('db') ?? seededDb;
+/**
+ * The score CI requires of every page's median (issue 59: the goal is 95; the floor allows for a
+ * busy machine). Measured figures: docs/speed.md, "Lighthouse in CI".
+ */
+export const LIGHTHOUSE_FLOOR = 90;
 const RUNS = Number(arg('runs') ?? 3);
-const MIN = Number(arg('min') ?? 90);
+const MIN = Number(arg('min') ?? LIGHTHOUSE_FLOOR);
 const PORT = Number(arg('port') ?? 3493);
 const ONLY = arg('pages')?.split(',');
 const CI = args.includes('--ci');
-if (CI && (arg('runs') || arg('min') || ONLY)) throw new Error('--ci runs every page 3 times with a floor of 90: give no --runs, --min or --pages with it');
+if (CI && (arg('runs') || arg('min') || ONLY)) throw new Error(`--ci runs every page 3 times with a floor of ${LIGHTHOUSE_FLOOR}: give no --runs, --min or --pages with it`);
+/**
+ * Audits of no weight in the score that cost time: the back/forward cache test (it navigates away
+ * and back), the screenshots and the treemap. Skipping them makes a run about a third shorter.
+ */
+const SKIPPED_AUDITS = ['bf-cache', 'screenshot-thumbnails', 'final-screenshot', 'script-treemap-data', 'valid-source-maps'];
 /** The signed-in page's user: the demo player, whose collection has pins in it. */
 const COLLECTOR = 'player@pindex.test';
 
@@ -82,7 +92,15 @@ async function main() {
       const scores: number[] = [];
       const details: string[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const result = await lighthouse(base + url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: headers });
+        const result = await lighthouse(base + url, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+          skipAudits: SKIPPED_AUDITS,
+          disableFullPageScreenshot: true,
+          extraHeaders: headers,
+        });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
         scores.push(Math.round((lhr.categories.performance.score ?? 0) * 100));

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Button, buttonClass } from './button';
 import { Dialog, DialogCancel } from './dialog';
 import { HiddenFields } from './hidden-fields';
+import './kit'; // one chunk with the other small controls (kit.ts)
 
 export interface ConfirmStepProps {
   /** the control that asks for confirmation, e.g. 'Delete Pin' */

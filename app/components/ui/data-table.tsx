@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 import { formatCount } from '~/utils/format';
 import { listQueryHref, listQueryParams, type ListQueryState, type SortDir } from '~/utils/list-state';
 import { Button, type ButtonVariant } from './button';

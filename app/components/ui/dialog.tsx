@@ -1,7 +1,8 @@
 import { Link, useNavigation } from '@remix-run/react';
 import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { useHydrated } from 'remix-utils/use-hydrated';
+import { useHydrated } from '~/components/ui/use-hydrated';
 import { buttonClass } from './button';
+import './kit'; // one chunk with the other small controls (kit.ts)
 
 export interface DialogProps {
   title: ReactNode;

@@ -1,4 +1,5 @@
 import type { HTMLAttributes, ReactNode } from 'react';
+import './kit'; // one chunk with the other small controls (kit.ts)
 
 export interface EmptyStateProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'> {
   title: ReactNode;
