@@ -3,7 +3,8 @@
  * the built server on a copy of the seeded database, offline (127.0.0.1 only), with Debian's
  * Chromium. The median of `--runs` (3) per page: home, browse, a pin's page, identify and the
  * demo player's collection, signed in (a session written into the copy, its cookie sent with every
- * request of that page). Fails (exit 1) when a median is under `--min` (90).
+ * request of that page). Fails (exit 1) when a median is under `--min` (90); with `--ci`, a page
+ * under it is first measured 3 times more and judged on the median of its 6 runs.
  *
  *   npx tsx tests/bench/lighthouse.ts [--db tests/.tmp/seeded.db] [--runs 3] [--min 90] [--pages home,browse] [--port 3493]
  *   npx tsx tests/bench/lighthouse.ts --ci     (the five pages, 3 runs each, floor 90: what CI runs)
@@ -91,24 +92,34 @@ async function main() {
       if (ONLY && !ONLY.includes(name)) continue;
       const scores: number[] = [];
       const details: string[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const result = await lighthouse(base + url, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance'],
-          skipAudits: SKIPPED_AUDITS,
-          disableFullPageScreenshot: true,
-          extraHeaders: headers,
-        });
-        const lhr = result?.lhr;
-        if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
-        scores.push(Math.round((lhr.categories.performance.score ?? 0) * 100));
-        const audit = (id: string) => lhr.audits[id]?.displayValue ?? '-';
-        details.push(`FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}`);
-      }
-      const order = scores.map((s, i) => [s, i]).sort((a, b) => a[0] - b[0]);
-      const [median, at] = order[Math.floor((order.length - 1) / 2)];
+      const measure = async (runs: number) => {
+        for (let run = 0; run < runs; run++) {
+          const result = await lighthouse(base + url, {
+            port: chrome?.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance'],
+            skipAudits: SKIPPED_AUDITS,
+            disableFullPageScreenshot: true,
+            extraHeaders: headers,
+          });
+          const lhr = result?.lhr;
+          if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+          scores.push(Math.round((lhr.categories.performance.score ?? 0) * 100));
+          const audit = (id: string) => lhr.audits[id]?.displayValue ?? '-';
+          details.push(`FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}`);
+        }
+      };
+      const medianOf = () => {
+        const order = scores.map((s, i) => [s, i]).sort((a, b) => a[0] - b[0]);
+        return order[Math.floor((order.length - 1) / 2)];
+      };
+      await measure(RUNS);
+      // In CI, a page under the floor is measured as many times again and judged on the median of
+      // all its runs: one slow run on a shared machine (a neighbour's burst) moves a median of
+      // three, rarely one of six.
+      if (CI && medianOf()[0] < MIN) await measure(RUNS);
+      const [median, at] = medianOf();
       if (median < MIN) failed++;
       console.log(`${name.padEnd(10)} ${String(median).padStart(3)} (runs ${scores.join(', ')}; median run: ${details[at]})${median < MIN ? `  << under ${MIN}` : ''}`);
     }
