@@ -7,6 +7,9 @@ import { ORDER_STATUS_LABELS, ORDER_STATUS_STYLES } from '~/utils/order-status';
 import { Button } from './ui/button';
 import { HiddenFields } from './ui/hidden-fields';
 
+// the marketplace's constants, in this module's chunk (the pages that use them all load it)
+export { CANCEL_REASONS, LISTING_CATEGORIES, MAX_CART_QUANTITY } from '~/utils/marketplace';
+
 /** A small square picture of a listing (or a drawn placeholder), fixed size so nothing shifts. */
 export function ListingThumb({ src, alt, size = 64, className }: { src: string | null; alt: string; size?: number; className?: string }) {
   return src ? (

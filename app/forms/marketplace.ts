@@ -6,13 +6,13 @@
 import { z } from 'zod';
 import { listQuerySchema } from '~/utils/list-query';
 import { MAX_PIN_PHOTOS, ORDER_STATUSES } from '~/utils/constants';
+import { CANCEL_REASONS, LISTING_CATEGORIES, MAX_CART_QUANTITY } from '~/utils/marketplace';
 import { parsePriceToCents, PRICE_FORMAT_MESSAGE, PRICE_TOO_HIGH_MESSAGE } from '~/utils/money';
 
-export { MAX_PIN_PHOTOS };
+export { CANCEL_REASONS, MAX_CART_QUANTITY, MAX_PIN_PHOTOS };
 export const MAX_LISTING_STOCK = 100_000;
-export const MAX_CART_QUANTITY = 99;
 export const MARKETPLACE_PAGE_SIZE = 12;
-export const CATEGORIES = ['Tournament', 'Team', 'Limited Edition', 'Trading Set', 'Vintage', 'Accessories'] as const;
+export const CATEGORIES = LISTING_CATEGORIES;
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : trimmed(v));
@@ -114,7 +114,6 @@ export const checkoutSchema = z.object({
   note: optionalText(500, 'Note'),
 });
 
-export const CANCEL_REASONS = ['Changed my mind', 'Ordered by mistake', 'Found it elsewhere', 'Other'] as const;
 export const CANCEL_REASON_REQUIRED = 'Please give a reason for cancelling';
 export const cancelSchema = z.object({ reason: requiredText(CANCEL_REASON_REQUIRED, 500, 'The reason is too long') });
 export const statusMoveSchema = z.object({

@@ -4,10 +4,10 @@
  * `receive` from the other collector's.
  */
 import { z } from 'zod';
+import { TRADE_EXPIRY_DAYS, TRADE_NOTE_MAX } from '~/utils/trades';
 
-export const TRADE_NOTE_MAX = 500;
+export { TRADE_EXPIRY_DAYS, TRADE_NOTE_MAX };
 export const TRADE_PINS_MAX = 20;
-export const TRADE_EXPIRY_DAYS = 14;
 
 /** A checkbox group posts nothing, one value or many: always a list of distinct non-empty ids. */
 const pinList = (empty: string) =>

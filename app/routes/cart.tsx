@@ -1,69 +1,19 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { ActionButton, ListingThumb } from '~/components/marketplace';
 import { Button, buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
 import { HiddenFields } from '~/components/ui/hidden-fields';
-import { MAX_CART_QUANTITY } from '~/forms/marketplace';
-import { requirePageUser } from '~/http/guards.server';
-import { page } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { acknowledgeCartPrices, getCart, removeFromCart, setCartQuantity } from '~/services/cart.server';
-import { isAppError } from '~/services/errors';
-import { checkout, expireStaleOrders } from '~/services/orders.server';
-import { paymentProvider } from '~/services/payments/index.server';
+import { MAX_CART_QUANTITY } from '~/utils/marketplace';
+import { cartLoader, cartAction } from '~/http/cart-page.server';
 import { formatCount } from '~/utils/format';
 import { formatCents } from '~/utils/money';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Cart | PinDex' }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requirePageUser(request);
-  return page(async () => {
-    await expireStaleOrders();
-    const cart = await getCart(user);
-    const provider = paymentProvider();
-    return json({ cart, payment: { name: provider.name, description: provider.description } });
-  });
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requirePageUser(request);
-  const form = await request.formData().catch(() => new FormData());
-  const intent = String(form.get('intent') ?? '');
-  const listingId = String(form.get('marketplacePinId') ?? '');
-  try {
-    if (intent === 'setQuantity') {
-      await setCartQuantity(user, listingId, { quantity: form.get('quantity') });
-      return redirectWithToast('/cart', { title: 'Cart updated', variant: 'success' });
-    }
-    if (intent === 'remove') {
-      await removeFromCart(user, listingId);
-      return redirectWithToast('/cart', { title: 'Removed from cart', variant: 'success' });
-    }
-    if (intent === 'acknowledge') {
-      await acknowledgeCartPrices(user);
-      return redirect('/cart');
-    }
-    if (intent === 'checkout') {
-      const result = await checkout(user, { expected: form.get('expected'), note: form.get('note') }, { origin: new URL(request.url).origin });
-      if (result.redirectUrl) return redirect(result.redirectUrl);
-      const n = result.orders.length;
-      return redirectWithToast(`/orders?checkout=${result.checkoutId}`, {
-        title: n === 1 ? 'Order placed' : `${n} orders placed`,
-        description: 'Pay the vendor at pickup or by invoice. Your order stays pending until the vendor marks it paid.',
-        variant: 'success',
-      });
-    }
-  } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    const title = intent === 'checkout' ? 'Could not place your order' : 'Could not update your cart';
-    return redirectWithToast('/cart', { title, description: error.message, variant: 'destructive' });
-  }
-  throw json({ message: 'Unknown action' }, { status: 400 });
-}
+export const loader = cartLoader;
+export const action = cartAction;
 
 const PROBLEM_TEXT = {
   unavailable: 'No longer available. Remove it to check out.',

@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { ListingThumb } from '~/components/marketplace';
 import { SignInPrompt } from '~/components/sign-in-prompt';
@@ -8,17 +7,10 @@ import { EmptyState } from '~/components/ui/empty-state';
 import { HiddenFields } from '~/components/ui/hidden-fields';
 import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
-import { CATEGORIES, marketplaceQuerySchema } from '~/forms/marketplace';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
-import { page } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { addToCart } from '~/services/cart.server';
-import { isAppError } from '~/services/errors';
-import { getVendorOf, listListings, listSellingVendors } from '~/services/marketplace.server';
-import { expireStaleOrders } from '~/services/orders.server';
-import { getPin } from '~/services/pins.server';
+import { LISTING_CATEGORIES } from '~/utils/marketplace';
+import { marketplaceLoader, marketplaceAction } from '~/http/marketplace-page.server';
 import { formatCount } from '~/utils/format';
-import { isListFiltered, readListQuery } from '~/utils/list-query';
+import { isListFiltered } from '~/utils/list-state';
 import { formatCents } from '~/utils/money';
 import '~/root';
 
@@ -26,47 +18,8 @@ export const meta: MetaFunction = () => [{ title: 'Pin Marketplace | PinDex' }];
 
 const SORT_LABELS = { newest: 'Newest', price_asc: 'Price: low to high', price_desc: 'Price: high to low', name: 'Name' } as const;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
-  return page(async () => {
-    const url = new URL(request.url);
-    const query = readListQuery(url, marketplaceQuerySchema);
-    await expireStaleOrders();
-    const [result, sellers, ownVendor, pin] = await Promise.all([
-      listListings(user, { q: query.q, ...query.filters, sort: query.sort, page: query.page, size: query.size }),
-      listSellingVendors(),
-      getVendorOf(user.id),
-      query.filters.pinId ? getPin(query.filters.pinId).catch(() => null) : Promise.resolve(null),
-    ]);
-    return json({
-      signedIn: true as const,
-      query,
-      pins: result.pins,
-      total: result.total,
-      paging: result.paging,
-      vendors: sellers,
-      ownVendorId: ownVendor?.id ?? null,
-      pinFilter: pin ? { id: pin.id, name: pin.name } : null,
-      back: `${url.pathname}${url.search}`,
-    });
-  });
-}
-
-/** 'Add to Cart' without JavaScript: a POST that comes back to the same list with a toast. */
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requirePageUser(request);
-  const form = await request.formData().catch(() => new FormData());
-  const backParam = String(form.get('back') ?? '/marketplace');
-  const back = backParam.startsWith('/marketplace') ? backParam : '/marketplace';
-  try {
-    const added = await addToCart(user, { marketplacePinId: form.get('marketplacePinId'), quantity: form.get('quantity') ?? 1 });
-    return redirectWithToast(back, { title: 'Added to cart', description: `${added.name} (${added.line.quantity} in your cart).`, variant: 'success' });
-  } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    return redirectWithToast(back, { title: 'Could not add to cart', description: error.message, variant: 'destructive' });
-  }
-}
+export const loader = marketplaceLoader;
+export const action = marketplaceAction;
 
 export default function Marketplace() {
   const data = useLoaderData<typeof loader>();
@@ -102,7 +55,7 @@ function MarketplaceList({ data }: { data: Loaded }) {
             </label>
             <select id="mp-category" name="category" defaultValue={data.query.filters.category ?? ''} key={`c-${data.query.filters.category}`} className="input" onChange={onFilter}>
               <option value="">All Categories</option>
-              {CATEGORIES.map((c) => (
+              {LISTING_CATEGORIES.map((c) => (
                 <option key={c} value={c}>
                   {c}
                 </option>

@@ -8,7 +8,6 @@ import { FieldError } from '~/components/ui/field';
 import { RarityBadge } from '~/components/rarity-badge';
 import { currentYear, MIN_PIN_YEAR } from '~/utils/constants';
 import { PinCommunity, type PinCommunityProps } from '~/components/pin-community';
-import { formatCents } from '~/utils/money';
 import { formatCount, formatDate, formatMoney } from '~/utils/format';
 import { pinPageLoader, pinPageAction } from '~/http/pin-page.server';
 import '~/root';
@@ -163,7 +162,7 @@ function PinView({ data }: { data: Loaded }) {
 
           {data.offers.vendors > 0 && data.offers.fromCents !== null ? (
             <p className="text-sm font-semibold text-emerald-800" data-testid="marketplace-offers">
-              Available from {formatCount(data.offers.vendors)} {data.offers.vendors === 1 ? 'vendor' : 'vendors'} from {formatCents(data.offers.fromCents)}
+              Available from {formatCount(data.offers.vendors)} {data.offers.vendors === 1 ? 'vendor' : 'vendors'} from {formatMoney(data.offers.fromCents === null ? null : data.offers.fromCents / 100)}
             </p>
           ) : null}
           <p className="text-sm text-slate-700" data-testid="pin-trade-counts">

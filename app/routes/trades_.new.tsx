@@ -1,44 +1,18 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FieldError, FormErrors } from '~/components/ui/field';
 import { Button, buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
-import { proposeTradeSchema, TRADE_EXPIRY_DAYS, TRADE_NOTE_MAX } from '~/forms/trades';
-import { replyWithInvalid, replyWithServiceError } from '~/http/form-reply.server';
-import { requirePageUser } from '~/http/guards.server';
-import { page } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { getProposalForm, proposeTrade } from '~/services/trades.server';
+import { TRADE_EXPIRY_DAYS, TRADE_NOTE_MAX } from '~/utils/trades';
+import { tradeProposalLoader, tradeProposalAction } from '~/http/trade-proposal-page.server';
 import type { TradePin } from '~/types/trades';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Propose a trade | PinDex' }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requirePageUser(request);
-  const url = new URL(request.url);
-  return page(async () => json(await getProposalForm(user, { with: url.searchParams.get('with'), counter: url.searchParams.get('counter') })));
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requirePageUser(request);
-  const form = await request.formData().catch(() => new FormData());
-  const submission = parseWithZod(form, { schema: proposeTradeSchema });
-  if (submission.status !== 'success') return replyWithInvalid(submission);
-  try {
-    const trade = await proposeTrade(user, submission.value);
-    return redirectWithToast(`/trades?tab=outgoing#trade-${trade.id}`, {
-      title: submission.value.counterTo ? 'Counter-offer sent' : 'Trade proposed',
-      description: `${trade.recipient.name} has ${TRADE_EXPIRY_DAYS} days to answer.`,
-      variant: 'success',
-    });
-  } catch (error) {
-    return replyWithServiceError(submission, error);
-  }
-}
+export const loader = tradeProposalLoader;
+export const action = tradeProposalAction;
 
 function PinChoices({ name, legend, pins, checked, error, empty, wantedLabel }: { name: string; legend: string; wantedLabel: string; pins: (TradePin & { wanted: boolean })[]; checked: (p: TradePin & { wanted: boolean }) => boolean; error?: { errors?: string[]; errorId: string }; empty: string }) {
   return (
@@ -70,11 +44,7 @@ export default function ProposeTrade() {
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.lastResult as SubmissionResult<string[]> | undefined;
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult,
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: proposeTradeSchema }),
-  });
+  const [form, fields] = useForm({ id: 'propose-trade', lastResult });
   // after a refused post (no JavaScript), keep what was ticked
   const submitted = lastResult?.initialValue as Record<string, unknown> | undefined;
   const was = (key: string) => {
