@@ -1,15 +1,15 @@
 /** The Pin Database Management pieces: its header and tabs, the pin form and the organization form. */
-import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
 import { Form, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useHydrated } from '~/components/ui/use-hydrated';
-import { adminPinSchema, MAX_PIN_PHOTOS, MIN_PIN_YEAR, organizationFormSchema, PHOTO_LIMIT_MESSAGE, PHOTO_LIMIT_TITLE } from '~/forms/admin';
 import type { AdminOrganization, AdminPin } from '~/types/admin';
+import { PHOTO_LIMIT_MESSAGE, PHOTO_LIMIT_TITLE } from '~/utils/admin-constants';
+import { MAX_PIN_PHOTOS, MIN_PIN_YEAR } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
 import { Button } from './ui/button';
 import { DialogCancel } from './ui/dialog';
 import { Field, FieldFrame, FormErrors } from './ui/field';
+import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from './ui/form-state';
 import { HiddenFields } from './ui/hidden-fields';
 import { Tabs } from './ui/tabs';
 import { useToast } from './toaster';
@@ -69,15 +69,12 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
           isFeatured: pin.isFeatured ? 'on' : '',
         }
       : { totalQuantity: '100' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminPinSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('id') === (pin?.id ?? '');
   const free = MAX_PIN_PHOTOS - kept.length;
   const primaryIndex = pin ? pin.primaryPhotoIndex : 0;
-  const { key: orgKey, ...orgProps } = getSelectProps(fields.organizationId);
-  const { key: teamKey, ...teamProps } = getSelectProps(fields.teamId);
+  const orgProps = getSelectProps(fields.organizationId);
+  const teamProps = getSelectProps(fields.teamId);
 
   return (
     <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="space-y-4" preventScrollReset>
@@ -85,7 +82,7 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
       <FormErrors errors={form.errors} title={editing ? 'Error updating pin' : 'Error creating pin'} />
       <Field label="Name" field={fields.name} autoComplete="off" />
       <FieldFrame label="Organization" field={fields.organizationId}>
-        <select key={orgKey} {...orgProps} className="input">
+        <select key={fields.organizationId.key} {...orgProps} className="input">
           <option value="">Select an organization</option>
           {organizations.map((o) => (
             <option key={o.id} value={o.id}>
@@ -98,7 +95,7 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
         <textarea {...getTextareaProps(fields.description)} key={fields.description.key} rows={3} className="input" />
       </FieldFrame>
       <FieldFrame label="Team" field={fields.teamId}>
-        <select key={teamKey} {...teamProps} className="input">
+        <select key={fields.teamId.key} {...teamProps} className="input">
           <option value="">No Team</option>
           {teams.map((t) => (
             <option key={t.id} value={t.id}>
@@ -200,9 +197,6 @@ export function OrganizationForm({ organization, lastResult, back, action }: Org
     id: `org-form-${organization?.id ?? 'new'}`,
     lastResult,
     defaultValue: organization ? { name: organization.name, description: organization.description ?? '' } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationFormSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('id') === (organization?.id ?? '');
   return (
