@@ -1,11 +1,13 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { AdminHeader, LoadError, RecordHistory } from '~/components/admin';
-import { PinDatabaseHeader, PinForm } from '~/components/admin-pins';
+import { PinForm } from '~/components/admin-pin-form';
+import { PinDatabaseHeader } from '~/components/admin-pins';
 import { RarityBadge } from '~/components/rarity-badge';
 import { buttonClass } from '~/components/ui/button';
 import { ConfirmStep } from '~/components/ui/confirm-step';
-import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
+import { type DataTableColumn } from '~/components/ui/data-table';
+import { BulkDataTable } from '~/components/ui/data-table-bulk';
 import { Dialog } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import type { SubmissionResult } from '~/components/ui/form-state';
@@ -13,6 +15,7 @@ import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
 import { adminPinsAction, adminPinsLoader } from '~/http/admin-pins-page.server';
 import type { AdminPin } from '~/types/admin';
+import { SEARCH_DEBOUNCE_MS } from '~/utils/admin-constants';
 import { RARITIES, RARITY_LABELS } from '~/utils/constants';
 import { formatDate, formatMoney } from '~/utils/format';
 import { isListFiltered, listQueryHref } from '~/utils/list-state';
@@ -104,7 +107,7 @@ function PinsTab({ data }: { data: Loaded }) {
     <div className="space-y-4">
       <PinDatabaseHeader current="pins" totals={totals} />
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <ListSearch query={query} label="Search pins" placeholder="Search pins..." controls={['organizationId', 'rarity']} pathname={PATH} className="flex flex-1 flex-wrap items-end gap-3">
+        <ListSearch query={query} label="Search pins" placeholder="Search pins..." debounceMs={SEARCH_DEBOUNCE_MS} controls={['organizationId', 'rarity']} pathname={PATH} className="flex flex-1 flex-wrap items-end gap-3">
           <div>
             <label htmlFor="org-filter" className="label">
               Organization
@@ -149,7 +152,7 @@ function PinsTab({ data }: { data: Loaded }) {
       {editTarget ? <EditPin pin={editTarget} data={data} href={here} closeHref={listHref} serverOpen /> : null}
       {data.target && data.dialog === 'delete' ? <DeletePin pin={data.target} href={here} closeHref={listHref} serverOpen /> : null}
 
-      <DataTable
+      <BulkDataTable
         caption="Pins"
         columns={columns}
         rows={pins}

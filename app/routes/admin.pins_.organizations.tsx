@@ -1,7 +1,8 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { AdminHeader, LoadError, RecordHistory } from '~/components/admin';
-import { OrganizationForm, PinDatabaseHeader } from '~/components/admin-pins';
+import { OrganizationForm } from '~/components/admin-organization-form';
+import { PinDatabaseHeader } from '~/components/admin-pins';
 import { buttonClass } from '~/components/ui/button';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
@@ -12,6 +13,7 @@ import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
 import { adminOrganizationsAction, adminOrganizationsLoader } from '~/http/admin-organizations-page.server';
 import type { AdminOrganization } from '~/types/admin';
+import { SEARCH_DEBOUNCE_MS } from '~/utils/admin-constants';
 import { formatCount, formatDate } from '~/utils/format';
 import { isListFiltered, listQueryHref } from '~/utils/list-state';
 import '~/root';
@@ -80,7 +82,7 @@ function OrganizationsTab({ data }: { data: Loaded }) {
     <div className="space-y-4">
       <PinDatabaseHeader current="organizations" totals={totals} />
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <ListSearch query={query} label="Search organizations" placeholder="Search organizations..." pathname={PATH} className="flex flex-1 flex-wrap items-end gap-3" />
+        <ListSearch query={query} label="Search organizations" placeholder="Search organizations..." debounceMs={SEARCH_DEBOUNCE_MS} pathname={PATH} className="flex flex-1 flex-wrap items-end gap-3" />
         <Dialog
           title="Add Organization"
           trigger="Add Organization"

@@ -12,6 +12,11 @@ export const ADMIN_PINS_PAGE_SIZE = 20;
 export const AUDIT_PAGE_SIZE = 50;
 export const USERS_SEARCH_DEBOUNCE_MS = 300;
 export const TEAMS_SEARCH_DEBOUNCE_MS = 500;
+/**
+ * The other admin lists (pins, organizations). Every admin table page reads a constant from this
+ * module, so that in the browser it shares the data table's file instead of making one of its own.
+ */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 export const PHOTO_LIMIT_TITLE = 'Photo Limit Reached';
 export const PHOTO_LIMIT_MESSAGE = `You can add up to ${MAX_PIN_PHOTOS} photos per pin.`;
