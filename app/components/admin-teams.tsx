@@ -1,23 +1,29 @@
 /** The admin Team Management pieces: the team form (create, edit), the transfer form and the details view. */
-import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
 import { Form, useNavigation } from '@remix-run/react';
-import { adminTeamCreateSchema, adminTeamEditSchema, transferTeamSchema } from '~/forms/admin';
 import type { AdminTeam, ManagerCandidate } from '~/types/admin';
 import type { TeamDetails } from '~/types/teams';
 import { formatDate } from '~/utils/format';
 import { displayName } from '~/utils/user';
 import { DetailList } from './admin';
-import { roleLabel, StatusBadge } from './teams';
 import { Button } from './ui/button';
 import { DialogCancel } from './ui/dialog';
 import { Field, FieldFrame, FormErrors } from './ui/field';
+import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from './ui/form-state';
 import { HiddenFields } from './ui/hidden-fields';
 
 /** 'MMM dd, yyyy' (spec §2: the admin teams table). */
 export const formatTeamDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' });
 
 const candidateName = (c: ManagerCandidate) => `${displayName(c)} (${c.email})`;
+
+// The same two as components/teams.tsx's, which this module does not import: that module is shared
+// by the team pages, and esbuild would make it one more file on the admin teams page.
+/** 'assistant_coach' -> 'assistant coach' (the specification shows roles with spaces). */
+const roleLabel = (role: string) => role.replace(/_/g, ' ');
+
+function StatusBadge({ active }: { active: boolean }) {
+  return <span className={`badge ${active ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}>{active ? 'Active' : 'Inactive'}</span>;
+}
 
 export function TeamForm({ team, managers, lastResult, back, action }: { team?: AdminTeam; managers: ManagerCandidate[]; lastResult?: SubmissionResult<string[]>; back: string; action: string }) {
   const editing = !!team;
@@ -27,12 +33,9 @@ export function TeamForm({ team, managers, lastResult, back, action }: { team?: 
     id: `team-form-${team?.id ?? 'new'}`,
     lastResult,
     defaultValue: team ? { name: team.name, description: team.description ?? '', location: team.location ?? '', managerId: team.managerId ?? '' } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: editing ? adminTeamEditSchema : adminTeamCreateSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('id') === (team?.id ?? '');
-  const { key, ...managerProps } = getSelectProps(fields.managerId);
+  const managerProps = getSelectProps(fields.managerId);
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="space-y-4" preventScrollReset>
       <HiddenFields fields={{ intent, id: team?.id ?? '', back }} />
@@ -43,7 +46,7 @@ export function TeamForm({ team, managers, lastResult, back, action }: { team?: 
       </FieldFrame>
       <Field label="Location" field={fields.location} />
       <FieldFrame label="Manager" field={fields.managerId}>
-        <select key={key} {...managerProps} className="input">
+        <select key={fields.managerId.key} {...managerProps} className="input">
           <option value="">{managers.length ? 'Select a manager' : 'No users have the manager role'}</option>
           {managers.map((m) => (
             <option key={m.id} value={m.id}>
@@ -67,20 +70,18 @@ export function TransferForm({ team, managers, lastResult, back, action }: { tea
   const [form, fields] = useForm({
     id: `transfer-${team.id}`,
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: transferTeamSchema }),
-    shouldValidate: 'onSubmit',
   });
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'transferTeam' && navigation.formData?.get('id') === team.id;
   // the current manager is not offered (spec §2)
   const choices = managers.filter((m) => m.id !== team.managerId);
-  const { key, ...selectProps } = getSelectProps(fields.newManagerId);
+  const selectProps = getSelectProps(fields.newManagerId);
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="space-y-4" preventScrollReset>
       <HiddenFields fields={{ intent: 'transferTeam', id: team.id, back }} />
       <FormErrors errors={form.errors} title="Error" />
       <p className="text-sm text-slate-700">Current manager: {team.managerName ?? 'None'}</p>
       <FieldFrame label="New manager" field={fields.newManagerId}>
-        <select key={key} {...selectProps} className="input">
+        <select key={fields.newManagerId.key} {...selectProps} className="input">
           <option value="">Select a new manager</option>
           {choices.map((m) => (
             <option key={m.id} value={m.id}>

@@ -5,22 +5,26 @@
  */
 import { z } from 'zod';
 import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, ROLES, VENDOR_STATUSES } from '~/utils/constants';
+import { ADMIN_PINS_PAGE_SIZE, ADMIN_TEAMS_PAGE_SIZE, ADMIN_USERS_PAGE_SIZE, AUDIT_ACTIONS, AUDIT_PAGE_SIZE, AUDIT_TARGET_TYPES } from '~/utils/admin-constants';
 import { listQuerySchema } from '~/utils/list-query';
 import { yearField } from './pins';
 import { TEAM_NAME_MAX } from './teams';
 
 export { MAX_PIN_PHOTOS, MIN_PIN_YEAR };
 
-/** Spec §9: admin users 20 a page, admin teams 50 a page. */
-export const ADMIN_USERS_PAGE_SIZE = 20;
-export const ADMIN_TEAMS_PAGE_SIZE = 50;
-export const ADMIN_PINS_PAGE_SIZE = 20;
-export const AUDIT_PAGE_SIZE = 50;
-export const USERS_SEARCH_DEBOUNCE_MS = 300;
-export const TEAMS_SEARCH_DEBOUNCE_MS = 500;
-
-export const PHOTO_LIMIT_TITLE = 'Photo Limit Reached';
-export const PHOTO_LIMIT_MESSAGE = `You can add up to ${MAX_PIN_PHOTOS} photos per pin.`;
+export {
+  ADMIN_PINS_PAGE_SIZE,
+  ADMIN_TEAMS_PAGE_SIZE,
+  ADMIN_USERS_PAGE_SIZE,
+  AUDIT_ACTIONS,
+  AUDIT_PAGE_SIZE,
+  AUDIT_TARGET_TYPES,
+  PHOTO_LIMIT_MESSAGE,
+  PHOTO_LIMIT_TITLE,
+  TEAMS_SEARCH_DEBOUNCE_MS,
+  USERS_SEARCH_DEBOUNCE_MS,
+  VENDOR_STATUS_NAMES,
+} from '~/utils/admin-constants';
 
 // ---------------------------------------------------------------- list states (the URL)
 
@@ -53,19 +57,6 @@ export const adminTeamsQuery = listQuerySchema({
   sizes: [ADMIN_TEAMS_PAGE_SIZE],
 });
 
-/**
- * The statuses' labels for pages (browser-safe). The same words as VENDOR_STATUS_LABELS of
- * vendor-review.server.ts, which a page's component cannot import (server modules are left out of
- * the browser bundle).
- */
-export const VENDOR_STATUS_NAMES: Record<(typeof VENDOR_STATUSES)[number], string> = {
-  pending: 'Pending',
-  under_review: 'Under Review',
-  approved: 'Approved',
-  rejected: 'Rejected',
-  needs_revision: 'Needs Revision',
-};
-
 export const adminVendorsQuery = listQuerySchema({
   filters: { status: VENDOR_STATUSES },
   sizes: [ADMIN_USERS_PAGE_SIZE],
@@ -82,32 +73,6 @@ export const vendorReviewFormSchema = z
   .superRefine((v, ctx) => {
     if (v.status === 'rejected' && !v.rejectionReason) ctx.addIssue({ code: 'custom', path: ['rejectionReason'], message: 'A reason is required to reject an application' });
   });
-
-export const AUDIT_TARGET_TYPES = ['user', 'pin', 'organization', 'team', 'vendor'] as const;
-
-/** The actions the audit log is filtered by (what the services write). */
-export const AUDIT_ACTIONS = [
-  'user.role_change',
-  'pin.create',
-  'pin.update',
-  'pin.delete',
-  'pin.feature',
-  'organization.create',
-  'organization.update',
-  'organization.delete',
-  'team.create',
-  'team.update',
-  'team.transfer',
-  'team.delete',
-  'team.logo',
-  'team.player_add',
-  'team.player_update',
-  'team.player_remove',
-  'team.staff_add',
-  'vendor.apply',
-  'vendor.status_change',
-  'vendor.approve',
-] as const;
 
 export const auditLogQuery = listQuerySchema({
   // from and to are days (YYYY-MM-DD): the id pattern accepts them, the service checks them

@@ -1,46 +1,22 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
-import { canViewAuditLog } from '~/auth/permissions';
 import { AdminHeader, auditSummary, formatDateTime, LoadError } from '~/components/admin';
 import { Button, buttonClass } from '~/components/ui/button';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { EmptyState } from '~/components/ui/empty-state';
 import { Pagination } from '~/components/ui/pagination';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, auditLogQuery } from '~/forms/admin';
-import { adminPageUser } from '~/http/guards.server';
-import { auditActors, listAuditLogs } from '~/services/admin/audit-log.server';
+import { adminAuditLogsLoader } from '~/http/admin-audit-logs-page.server';
 import type { AuditLogEntry } from '~/types/admin';
 import { formatCount } from '~/utils/format';
-import { isListFiltered, readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '~/utils/admin-constants';
+import { isListFiltered } from '~/utils/list-state';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Audit Logs | PinDex Admin' }];
 
 const PATH = '/admin/audit-logs';
 
-// Audit logs are for super_admin only: an admin gets the 'Access Denied' screen with status 403.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await adminPageUser(request);
-  if (!user) return json({ state: 'signedOut' as const });
-  if (!canViewAuditLog(user)) return json({ state: 'denied' as const }, { status: 403 });
-  const query = readListQuery(new URL(request.url), auditLogQuery);
-  try {
-    const filters = { actorId: query.filters.actor, action: query.filters.action, targetType: query.filters.targetType, from: query.filters.from, to: query.filters.to };
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAuditLogs(user, { ...filters, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listAuditLogs(user, { ...filters, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
-    return json({ state: 'ok' as const, query, entries: list.entries, total: list.total, paging, actors: await auditActors(user) });
-  } catch (error) {
-    console.error(error);
-    return json({ state: 'error' as const }, { status: 500 });
-  }
-}
+export const loader = adminAuditLogsLoader;
 
 const columns: DataTableColumn<AuditLogEntry>[] = [
   { key: 'timestamp', header: 'When', cell: (e) => formatDateTime(e.timestamp), className: 'whitespace-nowrap' },

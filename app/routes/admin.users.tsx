@@ -1,93 +1,31 @@
-import { getFormProps, getSelectProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useHydrated } from '~/components/ui/use-hydrated';
-import { canViewAuditLog, rolesAssignableBy } from '~/auth/permissions';
 import { AdminHeader, DetailList, LoadError, RecordHistory, RoleBadge, UserStatusBadge } from '~/components/admin';
 import { Button, buttonClass } from '~/components/ui/button';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
+import { getFormProps, getSelectProps, useForm } from '~/components/ui/form-state';
 import { HiddenFields } from '~/components/ui/hidden-fields';
 import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
-import { adminUsersQuery, roleChangeSchema, USERS_SEARCH_DEBOUNCE_MS } from '~/forms/admin';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { adminActionUser, adminPageUser } from '~/http/guards.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { recordHistory } from '~/services/admin/audit-log.server';
-import { getAdminUserDetails, listAdminUsers } from '~/services/admin/users.server';
-import { isAppError } from '~/services/errors';
-import { changeUserRole } from '~/services/users.server';
+import { adminUsersAction, adminUsersLoader } from '~/http/admin-users-page.server';
 import type { AdminUser } from '~/types/admin';
+import { USERS_SEARCH_DEBOUNCE_MS } from '~/utils/admin-constants';
 import { ROLE_LABELS, ROLES, type Role } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
-import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { isListFiltered, listQueryHref } from '~/utils/list-state';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'User Management | PinDex Admin' }];
 
 const PATH = '/admin/users';
 
-// Signed out: the layout shows the prompt; other roles are sent to / by the guard.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
-  const url = new URL(request.url);
-  const query = readListQuery(url, adminUsersQuery);
-  const dialog = url.searchParams.get('dialog');
-  const dialogId = url.searchParams.get('id');
-  try {
-    const first = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAdminUsers(actor, { search: query.q, role: query.filters.role, sort: query.sort, dir: query.dir, limit: first.limit, offset: first.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== first.offset) {
-      // a page past the end (the list shrank): show the last one
-      list = await listAdminUsers(actor, { search: query.q, role: query.filters.role, sort: query.sort, dir: query.dir, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
-    const rows = list.users.map((u) => ({ ...u, assignable: rolesAssignableBy(actor, u) }));
-    let details = null;
-    let history = null;
-    if (dialogId && (dialog === 'details' || dialog === 'role')) {
-      try {
-        const found = await getAdminUserDetails(actor, dialogId);
-        details = { ...found, assignable: rolesAssignableBy(actor, found) };
-        if (dialog === 'details' && canViewAuditLog(actor)) history = await recordHistory(actor, 'user', found.id);
-      } catch (error) {
-        if (!isAppError(error) || error.status !== 404) throw error;
-      }
-    }
-    return json({ state: 'ok' as const, actorId: actor.id, query, rows, total: list.total, paging, dialog: details ? dialog : null, details, history });
-  } catch (error) {
-    console.error(error);
-    return json({ state: 'error' as const }, { status: 500 });
-  }
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const actor = await adminActionUser(request);
-  const form = await request.formData().catch(() => null);
-  if (!form) throw json({ message: 'The form could not be read' }, { status: 400 });
-  const back = String(form.get('back') ?? PATH);
-  const backTo = back.startsWith(`${PATH}`) ? back : PATH;
-  const submission = parseWithZod(form, { schema: roleChangeSchema });
-  if (submission.status !== 'success') return json({ userId: String(form.get('userId') ?? ''), lastResult: submission.reply() }, { status: 400 });
-  try {
-    const updated = await changeUserRole(actor, submission.value.userId, submission.value.role);
-    return redirectWithToast(backTo, { title: 'Role Updated', description: `${updated.email} is now ${ROLE_LABELS[updated.role]}.`, variant: 'success' });
-  } catch (error) {
-    if (isAppError(error) && error.status === 400) return replyWithServiceError(submission, error, { extra: { userId: submission.value.userId } });
-    if (!isAppError(error) || error.status >= 500) console.error(error);
-    const reason = isAppError(error) && error.status < 500 ? ` ${error.message}.` : '';
-    return redirectWithToast(backTo, { title: 'Error', description: `Failed to update user role.${reason}`, variant: 'destructive' });
-  }
-}
+export const loader = adminUsersLoader;
+export const action = adminUsersAction;
 
 type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { state: 'ok' }>;
 type Row = Loaded['rows'][number];
@@ -223,11 +161,9 @@ function RoleChange({ user, href, closeHref, back, serverOpen }: { user: Pick<Ad
   const [form, fields] = useForm({
     id: `role-${user.id}`,
     lastResult: mine?.lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: roleChangeSchema }),
-    shouldValidate: 'onSubmit',
   });
   const submitting = navigation.state !== 'idle' && navigation.formData?.get('userId') === user.id;
-  const { key, ...selectProps } = getSelectProps(fields.role);
+  const selectProps = getSelectProps(fields.role);
   return (
     <Dialog
       title="Change User Role"
@@ -247,7 +183,7 @@ function RoleChange({ user, href, closeHref, back, serverOpen }: { user: Pick<Ad
         <HiddenFields fields={{ userId: user.id, currentRole: user.role, back }} />
         <FormErrors errors={form.errors} title="Failed to update user role." />
         <FieldFrame label="New role" field={fields.role}>
-          <select key={key} {...selectProps} className="input" onChange={(e) => setChosen(e.target.value)}>
+          <select key={fields.role.key} {...selectProps} className="input" onChange={(e) => setChosen(e.target.value)}>
             <option value="">Select a role</option>
             {user.assignable.map((r) => (
               <option key={r} value={r}>

@@ -1,7 +1,4 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { AdminHeader, DetailList, formatDateTime, LoadError } from '~/components/admin';
 import { Button, buttonClass } from '~/components/ui/button';
@@ -9,68 +6,25 @@ import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
+import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
 import { HiddenFields } from '~/components/ui/hidden-fields';
 import { ListSearch } from '~/components/ui/list-search';
 import { Pagination } from '~/components/ui/pagination';
 import { Tabs } from '~/components/ui/tabs';
-import { adminVendorsQuery, VENDOR_STATUS_NAMES as VENDOR_STATUS_LABELS, vendorReviewFormSchema } from '~/forms/admin';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { adminActionUser, adminPageUser } from '~/http/guards.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { getVendorApplication, listVendorApplications, type VendorApplicationRow } from '~/services/admin/vendors.server';
-import { isAppError } from '~/services/errors';
-import { reviewVendorApplication } from '~/services/vendor-review.server';
+import { adminVendorsAction, adminVendorsLoader } from '~/http/admin-vendors-page.server';
+import type { VendorApplicationRow } from '~/services/admin/vendors.server';
+import { VENDOR_STATUS_NAMES as VENDOR_STATUS_LABELS } from '~/utils/admin-constants';
 import { VENDOR_STATUSES, type VendorStatus } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
-import { isListFiltered, listQueryHref, readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { isListFiltered, listQueryHref } from '~/utils/list-state';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Vendor Management | PinDex Admin' }];
 
 const PATH = '/admin/vendors';
 
-// Signed out: the layout shows the prompt; other roles are sent to / by the guard.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
-  const url = new URL(request.url);
-  const query = readListQuery(url, adminVendorsQuery);
-  const id = url.searchParams.get('id');
-  try {
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listVendorApplications(actor, { status: query.filters.status, search: query.q, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listVendorApplications(actor, { status: query.filters.status, search: query.q, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
-    const details = id ? await getVendorApplication(actor, id).catch((error) => (isAppError(error) && error.status === 404 ? null : Promise.reject(error))) : null;
-    return json({ state: 'ok' as const, query, applications: list.applications, total: list.total, counts: list.counts, paging, details });
-  } catch (error) {
-    console.error(error);
-    return json({ state: 'error' as const }, { status: 500 });
-  }
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const actor = await adminActionUser(request);
-  const form = await request.formData().catch(() => null);
-  if (!form) throw json({ message: 'The form could not be read' }, { status: 400 });
-  const backField = String(form.get('back') ?? '');
-  const back = backField.startsWith(PATH) ? backField : PATH;
-  const submission = parseWithZod(form, { schema: vendorReviewFormSchema });
-  if (submission.status !== 'success') return json({ lastResult: submission.reply() }, { status: 400 });
-  const { id, ...review } = submission.value;
-  try {
-    const vendor = await reviewVendorApplication(actor, id, review);
-    return redirectWithToast(back, { title: 'Application updated', description: `${vendor.businessName} is now ${VENDOR_STATUS_LABELS[vendor.applicationStatus].toLowerCase()}.`, variant: 'success' });
-  } catch (error) {
-    if (isAppError(error) && error.status === 400) return replyWithServiceError(submission, error);
-    if (!isAppError(error) || error.status >= 500) console.error(error);
-    return redirectWithToast(back, { title: 'Error', description: isAppError(error) && error.status < 500 ? error.message : 'Failed to update the application.', variant: 'destructive' });
-  }
-}
+export const loader = adminVendorsLoader;
+export const action = adminVendorsAction;
 
 type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { state: 'ok' }>;
 
@@ -166,10 +120,8 @@ function ReviewStep({ details, back }: { details: NonNullable<Loaded['details']>
   const [form, fields] = useForm({
     id: `review-${details.id}`,
     lastResult: actionData?.lastResult as SubmissionResult<string[]> | undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: vendorReviewFormSchema }),
-    shouldValidate: 'onSubmit',
   });
-  const { key, ...statusProps } = getSelectProps(fields.status);
+  const statusProps = getSelectProps(fields.status);
   return (
     <Dialog title={`Application: ${details.businessName}`} trigger="Review" href={`${back}`} closeHref={back} serverOpen size="lg">
       <div className="space-y-4">
@@ -214,7 +166,7 @@ function ReviewStep({ details, back }: { details: NonNullable<Loaded['details']>
             <HiddenFields fields={{ id: details.id, back }} />
             <FormErrors errors={form.errors} title="Error" />
             <FieldFrame label="New status" field={fields.status}>
-              <select key={key} {...statusProps} className="input">
+              <select key={fields.status.key} {...statusProps} className="input">
                 <option value="">Choose a status</option>
                 {details.moves.map((s) => (
                   <option key={s} value={s}>

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { Field } from '~/components/ui/field';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
+import { BulkDataTable } from '~/components/ui/data-table-bulk';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import { ListSearch } from '~/components/ui/list-search';
@@ -73,19 +74,22 @@ const empty = <EmptyState title="No pins found." description="Try adjusting your
 describe('DataTable', () => {
   const url = '/admin/pins?q=cap&rarity=rare&sort=name&dir=asc&page=2';
   const query = readListQuery(url, pinsQuery);
-  const table = (props: Partial<Parameters<typeof DataTable<PinRow>>[0]> = {}) => (
-    <DataTable
-      caption="Pins"
-      columns={columns}
-      rows={rows}
-      rowKey={(r) => r.id}
-      query={query}
-      total={57}
-      empty={empty}
-      bulk={{ actions: [{ intent: 'feature', label: 'Feature' }, { intent: 'unfeature', label: 'Unfeature' }], rowLabel: (r) => r.name, noun: ['pin', 'pins'] }}
-      {...props}
-    />
-  );
+  // with bulk actions (BulkDataTable) unless `bulk: undefined` asks for the plain table
+  const table = (props: Partial<Parameters<typeof BulkDataTable<PinRow>>[0]> = {}) => {
+    const all = {
+      caption: 'Pins',
+      columns,
+      rows,
+      rowKey: (r: PinRow) => r.id,
+      query,
+      total: 57,
+      empty,
+      bulk: { actions: [{ intent: 'feature', label: 'Feature' }, { intent: 'unfeature', label: 'Unfeature' }], rowLabel: (r: PinRow) => r.name, noun: ['pin', 'pins'] as [string, string] },
+      ...props,
+    };
+    const { bulk, ...plain } = all;
+    return bulk ? <BulkDataTable {...plain} bulk={bulk} /> : <DataTable {...plain} />;
+  };
 
   it('makes sortable headers links that keep the query, flip the sorted one and go back to page 1', async () => {
     const html = await render(table(), url);

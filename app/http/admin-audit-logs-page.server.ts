@@ -1,0 +1,35 @@
+/**
+ * The loader of /admin/audit-logs (routes/admin.audit-logs.tsx re-exports it). It lives here, not in
+ * the route module, so that the page's browser bundle reaches none of the modules it imports (the
+ * services, the list's zod schema): in the browser this file is one empty module.
+ */
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { canViewAuditLog } from '~/auth/permissions';
+import { auditLogQuery } from '~/forms/admin';
+import { adminPageUser } from '~/http/guards.server';
+import { auditActors, listAuditLogs } from '~/services/admin/audit-log.server';
+import { readListQuery } from '~/utils/list-query';
+import { paginate } from '~/utils/paging';
+
+// Audit logs are for super_admin only: an admin gets the 'Access Denied' screen with status 403.
+export async function adminAuditLogsLoader({ request }: LoaderFunctionArgs) {
+  const user = await adminPageUser(request);
+  if (!user) return json({ state: 'signedOut' as const });
+  if (!canViewAuditLog(user)) return json({ state: 'denied' as const }, { status: 403 });
+  const query = readListQuery(new URL(request.url), auditLogQuery);
+  try {
+    const filters = { actorId: query.filters.actor, action: query.filters.action, targetType: query.filters.targetType, from: query.filters.from, to: query.filters.to };
+    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
+    let list = await listAuditLogs(user, { ...filters, limit: asked.limit, offset: asked.offset });
+    let paging = paginate({ total: list.total, page: query.page, size: query.size });
+    if (paging.offset !== asked.offset) {
+      list = await listAuditLogs(user, { ...filters, limit: paging.limit, offset: paging.offset });
+      paging = paginate({ total: list.total, page: paging.page, size: query.size });
+    }
+    return json({ state: 'ok' as const, query, entries: list.entries, total: list.total, paging, actors: await auditActors(user) });
+  } catch (error) {
+    console.error(error);
+    return json({ state: 'error' as const }, { status: 500 });
+  }
+}
