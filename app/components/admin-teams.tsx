@@ -5,6 +5,7 @@ import type { TeamDetails } from '~/types/teams';
 import { formatDate } from '~/utils/format';
 import { displayName } from '~/utils/user';
 import { DetailList } from './admin';
+import { roleLabel, StatusBadge } from './teams';
 import { Button } from './ui/button';
 import { DialogCancel } from './ui/dialog';
 import { Field, FieldFrame, FormErrors } from './ui/field';
@@ -15,15 +16,6 @@ import { HiddenFields } from './ui/hidden-fields';
 export const formatTeamDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' });
 
 const candidateName = (c: ManagerCandidate) => `${displayName(c)} (${c.email})`;
-
-// The same two as components/teams.tsx's, which this module does not import: that module is shared
-// by the team pages, and esbuild would make it one more file on the admin teams page.
-/** 'assistant_coach' -> 'assistant coach' (the specification shows roles with spaces). */
-const roleLabel = (role: string) => role.replace(/_/g, ' ');
-
-function StatusBadge({ active }: { active: boolean }) {
-  return <span className={`badge ${active ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}>{active ? 'Active' : 'Inactive'}</span>;
-}
 
 export function TeamForm({ team, managers, lastResult, back, action }: { team?: AdminTeam; managers: ManagerCandidate[]; lastResult?: SubmissionResult<string[]>; back: string; action: string }) {
   const editing = !!team;

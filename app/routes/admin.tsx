@@ -3,6 +3,7 @@ import { json } from '@remix-run/node';
 import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { canViewAuditLog } from '~/auth/permissions';
 import { adminPageUser } from '~/http/guards.server';
+import { SignInPrompt } from '~/components/sign-in-prompt';
 import { ROLE_LABELS } from '~/utils/constants';
 import '~/root';
 
@@ -27,7 +28,7 @@ const SECTIONS = [
 export default function AdminLayout() {
   const { role, auditLog } = useLoaderData<typeof loader>();
   if (!role) {
-    return <AdminSignInPrompt />;
+    return <SignInPrompt title="Admin Access Required" description="Sign in with an admin account to manage PinDex." redirectTo="/admin" />;
   }
   const sections = auditLog ? [...SECTIONS, { to: '/admin/audit-logs', label: 'Audit Logs', end: false }] : SECTIONS;
   return (
@@ -60,29 +61,6 @@ export default function AdminLayout() {
       <div className="min-w-0 flex-1">
         <Outlet />
       </div>
-    </div>
-  );
-}
-
-/**
- * components/sign-in-prompt.tsx's markup for the admin area. The admin pages do not import that
- * module: it would be one more file on each of them (esbuild makes it a chunk of its own, shared
- * with the other areas' pages), and the admin table pages have none to spare (at most 12).
- */
-function AdminSignInPrompt() {
-  return (
-    <div className="mx-auto max-w-lg py-16 text-center">
-      <div aria-hidden="true" className="mx-auto mb-4 flex h-14 w-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-        <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
-          <rect x="5" y="11" width="14" height="10" rx="2" />
-          <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-        </svg>
-      </div>
-      <h1 className="text-2xl font-bold text-slate-900">Admin Access Required</h1>
-      <p className="mt-3 text-slate-600">Sign in with an admin account to manage PinDex.</p>
-      <a href={`/api/login?redirectTo=${encodeURIComponent('/admin')}`} className="btn-primary mt-6">
-        Sign In to Continue
-      </a>
     </div>
   );
 }
