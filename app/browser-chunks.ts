@@ -36,3 +36,4 @@ import '~/services/users.server';
 import '~/services/vendor-review.server';
 import '~/utils/format';
 import '~/components/rarity-badge';
+import '~/components/time-zone-cookie';
