@@ -10,7 +10,7 @@ import { auditLogQuery } from '~/forms/admin';
 import { adminPageUser } from '~/http/guards.server';
 import { auditActors, listAuditLogs } from '~/services/admin/audit-log.server';
 import { readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { fetchPage } from '~/utils/paging';
 
 // Audit logs are for super_admin only: an admin gets the 'Access Denied' screen with status 403.
 export async function adminAuditLogsLoader({ request }: LoaderFunctionArgs) {
@@ -20,13 +20,7 @@ export async function adminAuditLogsLoader({ request }: LoaderFunctionArgs) {
   const query = readListQuery(new URL(request.url), auditLogQuery);
   try {
     const filters = { actorId: query.filters.actor, action: query.filters.action, targetType: query.filters.targetType, from: query.filters.from, to: query.filters.to };
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAuditLogs(user, { ...filters, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listAuditLogs(user, { ...filters, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
+    const { list, paging } = await fetchPage(query, (slice) => listAuditLogs(user, { ...filters, ...slice }));
     return json({ state: 'ok' as const, query, entries: list.entries, total: list.total, paging, actors: await auditActors(user) });
   } catch (error) {
     console.error(error);

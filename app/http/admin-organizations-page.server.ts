@@ -19,7 +19,7 @@ import { isAppError } from '~/services/errors';
 import { createOrganization, deleteOrganization, getOrganization, updateOrganization } from '~/services/organizations.server';
 import type { AdminOrganization } from '~/types/admin';
 import { readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/pins/organizations';
 const DIALOGS = ['new', 'edit', 'delete'] as const;
@@ -35,13 +35,7 @@ export async function adminOrganizationsLoader({ request }: LoaderFunctionArgs) 
   const dialogId = url.searchParams.get('id');
   try {
     const opts = { search: query.q, sort: query.sort, dir: query.dir };
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAdminOrganizations(actor, { ...opts, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listAdminOrganizations(actor, { ...opts, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
+    const { list, paging } = await fetchPage(query, (slice) => listAdminOrganizations(actor, { ...opts, ...slice }));
     const totals = await pinTabTotals(actor);
     let target: AdminOrganization | null = null;
     if (dialogId && (dialog === 'edit' || dialog === 'delete')) {

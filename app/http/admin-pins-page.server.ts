@@ -22,7 +22,7 @@ import type { AdminPin } from '~/types/admin';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
 import { listQueryHref, readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/pins';
 const DIALOGS = ['new', 'edit', 'delete'] as const;
@@ -39,13 +39,7 @@ export async function adminPinsLoader({ request }: LoaderFunctionArgs) {
   const dialogId = url.searchParams.get('id');
   try {
     const filters = { search: query.q, organizationId: query.filters.organizationId, rarity: query.filters.rarity, featured: query.filters.featured, sort: query.sort, dir: query.dir };
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAdminPins(actor, { ...filters, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listAdminPins(actor, { ...filters, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
+    const { list, paging } = await fetchPage(query, (slice) => listAdminPins(actor, { ...filters, ...slice }));
     const [totals, choices] = await Promise.all([pinTabTotals(actor), pinFormChoices(actor)]);
     let target: AdminPin | null = null;
     if (dialogId && (dialog === 'edit' || dialog === 'delete')) {

@@ -19,7 +19,7 @@ import { isAppError } from '~/services/errors';
 import { createTeamForManager, deleteTeam, getTeamDetails, transferTeamOwnership, updateTeam } from '~/services/teams.server';
 import type { AdminTeam } from '~/types/admin';
 import { readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/teams';
 const DIALOGS = ['new', 'details', 'edit', 'transfer', 'delete'] as const;
@@ -36,13 +36,7 @@ export async function adminTeamsLoader({ request }: LoaderFunctionArgs) {
   const dialogId = url.searchParams.get('id');
   try {
     const opts = { search: query.q, sort: query.sort, dir: query.dir };
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAdminTeams(actor, { ...opts, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listAdminTeams(actor, { ...opts, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
+    const { list, paging } = await fetchPage(query, (slice) => listAdminTeams(actor, { ...opts, ...slice }));
     const managers = await managerCandidates(actor);
     let target: AdminTeam | null = null;
     if (dialogId && dialog && dialog !== 'new') target = list.items.find((t) => t.id === dialogId) ?? (await getAdminTeam(actor, dialogId));

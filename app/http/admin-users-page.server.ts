@@ -18,7 +18,7 @@ import { isAppError } from '~/services/errors';
 import { changeUserRole } from '~/services/users.server';
 import { ROLE_LABELS } from '~/utils/constants';
 import { readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/users';
 
@@ -31,14 +31,7 @@ export async function adminUsersLoader({ request }: LoaderFunctionArgs) {
   const dialog = url.searchParams.get('dialog');
   const dialogId = url.searchParams.get('id');
   try {
-    const first = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listAdminUsers(actor, { search: query.q, role: query.filters.role, sort: query.sort, dir: query.dir, limit: first.limit, offset: first.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== first.offset) {
-      // a page past the end (the list shrank): show the last one
-      list = await listAdminUsers(actor, { search: query.q, role: query.filters.role, sort: query.sort, dir: query.dir, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
+    const { list, paging } = await fetchPage(query, (slice) => listAdminUsers(actor, { search: query.q, role: query.filters.role, sort: query.sort, dir: query.dir, ...slice }));
     const rows = list.users.map((u) => ({ ...u, assignable: rolesAssignableBy(actor, u) }));
     let details = null;
     let history = null;

@@ -15,7 +15,7 @@ import { getVendorApplication, listVendorApplications } from '~/services/admin/v
 import { isAppError } from '~/services/errors';
 import { reviewVendorApplication } from '~/services/vendor-review.server';
 import { readListQuery } from '~/utils/list-query';
-import { paginate } from '~/utils/paging';
+import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/vendors';
 
@@ -27,13 +27,7 @@ export async function adminVendorsLoader({ request }: LoaderFunctionArgs) {
   const query = readListQuery(url, adminVendorsQuery);
   const id = url.searchParams.get('id');
   try {
-    const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page: query.page, size: query.size });
-    let list = await listVendorApplications(actor, { status: query.filters.status, search: query.q, limit: asked.limit, offset: asked.offset });
-    let paging = paginate({ total: list.total, page: query.page, size: query.size });
-    if (paging.offset !== asked.offset) {
-      list = await listVendorApplications(actor, { status: query.filters.status, search: query.q, limit: paging.limit, offset: paging.offset });
-      paging = paginate({ total: list.total, page: paging.page, size: query.size });
-    }
+    const { list, paging } = await fetchPage(query, (slice) => listVendorApplications(actor, { status: query.filters.status, search: query.q, ...slice }));
     const details = id ? await getVendorApplication(actor, id).catch((error) => (isAppError(error) && error.status === 404 ? null : Promise.reject(error))) : null;
     return json({ state: 'ok' as const, query, applications: list.applications, total: list.total, counts: list.counts, paging, details });
   } catch (error) {

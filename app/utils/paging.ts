@@ -57,3 +57,22 @@ export function paginate({ total, page, size }: { total: number; page: number; s
     next: current < pageCount ? current + 1 : null,
   };
 }
+
+/**
+ * A list's page as the URL asks for it, or its last page when the list has fewer pages (a page
+ * number from an old link, or rows deleted meanwhile): one query, and a second only then.
+ * `fetch` reads one slice of the list and says how many rows the whole list has.
+ */
+export async function fetchPage<T extends { total: number }>(
+  { page, size }: { page: number; size: number },
+  fetch: (slice: { limit: number; offset: number }) => Promise<T>,
+): Promise<{ list: T; paging: Paging }> {
+  const asked = paginate({ total: Number.MAX_SAFE_INTEGER, page, size });
+  let list = await fetch({ limit: asked.limit, offset: asked.offset });
+  let paging = paginate({ total: list.total, page, size });
+  if (paging.offset !== asked.offset) {
+    list = await fetch({ limit: paging.limit, offset: paging.offset });
+    paging = paginate({ total: list.total, page: paging.page, size });
+  }
+  return { list, paging };
+}

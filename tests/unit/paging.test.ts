@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginate } from '~/utils/paging';
+import { paginate, fetchPage } from '~/utils/paging';
 
 describe('paginate', () => {
   it('shows an empty list as one empty page', () => {
@@ -61,5 +61,36 @@ describe('paginate', () => {
   it('treats odd sizes and totals as the nearest sensible ones', () => {
     expect(paginate({ total: -5, page: 1, size: 20 })).toMatchObject({ total: 0, pageCount: 1 });
     expect(paginate({ total: 10, page: 1, size: 0 })).toMatchObject({ size: 1, pageCount: 10 });
+  });
+});
+
+describe('fetchPage', () => {
+  const rows = Array.from({ length: 23 }, (_, i) => i + 1);
+  const reader = () => {
+    const slices: { limit: number; offset: number }[] = [];
+    const fetch = async (slice: { limit: number; offset: number }) => {
+      slices.push(slice);
+      return { total: rows.length, items: rows.slice(slice.offset, slice.offset + slice.limit) };
+    };
+    return { slices, fetch };
+  };
+
+  it('reads the page asked for with one query', async () => {
+    const { slices, fetch } = reader();
+    const { list, paging } = await fetchPage({ page: 2, size: 10 }, fetch);
+    expect(list.items).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(paging).toMatchObject({ page: 2, pageCount: 3, from: 11, to: 20 });
+    expect(slices).toEqual([{ limit: 10, offset: 10 }]);
+  });
+
+  it('shows the last page for a page past the end, with a second query', async () => {
+    const { slices, fetch } = reader();
+    const { list, paging } = await fetchPage({ page: 9, size: 10 }, fetch);
+    expect(list.items).toEqual([21, 22, 23]);
+    expect(paging).toMatchObject({ page: 3, from: 21, to: 23, next: null });
+    expect(slices).toEqual([
+      { limit: 10, offset: 80 },
+      { limit: 10, offset: 20 },
+    ]);
   });
 });
