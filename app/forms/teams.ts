@@ -7,25 +7,12 @@
  * the path); the forms of /teams add the team chooser (`teamId`, 'Team is required').
  */
 import { z } from 'zod';
-import { MAX_PIN_PHOTOS, STAFF_ROLES } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, PINS_PER_PLAYER, POSITIONS, STAFF_ROLES, type Position } from '~/utils/constants';
 import { yearField } from './pins';
 
 export { MAX_PIN_PHOTOS };
 
-/** The ten positions of spec §5, in the order the form offers them. */
-export const POSITIONS = [
-  'Pitcher',
-  'Catcher',
-  'First Base',
-  'Second Base',
-  'Third Base',
-  'Shortstop',
-  'Left Field',
-  'Center Field',
-  'Right Field',
-  'Designated Hitter',
-] as const;
-export type Position = (typeof POSITIONS)[number];
+export { POSITIONS, type Position };
 
 export const TEAM_NAME_MAX = 100;
 export const PLAYER_NAME_MAX = 100;
@@ -150,8 +137,7 @@ export const createTeamPinSchema = teamPinFields.extend({ teamId: teamIdField })
 
 // ---------------------------------------------------------------- team pin orders
 
-/** What a tournament like Cooperstown expects a player to bring: a new order starts there. */
-export const PINS_PER_PLAYER = 125;
+export { PINS_PER_PLAYER };
 export const MAX_PIN_ORDER = 1_000_000;
 export const ORDER_QUANTITY_MESSAGE = 'Quantity must be at least 1';
 
