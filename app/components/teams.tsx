@@ -1,6 +1,15 @@
 /** Pieces shared by the team pages (/teams and /teams/{id}). */
 import type { ReactNode } from 'react';
 
+/** The sections of /teams (?tab=...). */
+export const TEAMS_TABS = [
+  { key: 'teams', label: 'Teams' },
+  { key: 'players', label: 'Players' },
+  { key: 'coaches', label: 'Coaches' },
+  { key: 'pins', label: 'Pin Inventory' },
+] as const;
+export type TeamsTab = (typeof TEAMS_TABS)[number]['key'];
+
 /** A team's logo (its small variant), or its initials on a coloured tile. */
 export function TeamLogo({ name, src, size = 56 }: { name: string; src: string | null; size?: number }) {
   if (src) {
