@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { listQuerySchema } from '~/utils/list-query';
-import { LISTING_CATEGORIES as CATEGORIES, MAX_PIN_PHOTOS, ORDER_STATUSES, VENDOR_ORDER_FILTERS } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, ORDER_STATUSES } from '~/utils/constants';
 import { parsePriceToCents, PRICE_FORMAT_MESSAGE, PRICE_TOO_HIGH_MESSAGE } from '~/utils/money';
 
-export { CATEGORIES, MAX_PIN_PHOTOS, VENDOR_ORDER_FILTERS };
+export { MAX_PIN_PHOTOS };
 export const MAX_LISTING_STOCK = 100_000;
 export const MAX_CART_QUANTITY = 99;
 export const MARKETPLACE_PAGE_SIZE = 12;
+export const CATEGORIES = ['Tournament', 'Team', 'Limited Edition', 'Trading Set', 'Vintage', 'Accessories'] as const;
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : trimmed(v));
@@ -128,5 +129,6 @@ export const marketplaceQuerySchema = listQuerySchema({
   sorts: ['newest', 'price_asc', 'price_desc', 'name'],
   sizes: [MARKETPLACE_PAGE_SIZE, 24, 48],
 });
+export const VENDOR_ORDER_FILTERS = ['active', ...ORDER_STATUSES] as const;
 export const vendorOrdersQuerySchema = listQuerySchema({ filters: { status: VENDOR_ORDER_FILTERS }, sizes: [20] });
 export const myPinsQuerySchema = listQuerySchema({ sizes: [20] });

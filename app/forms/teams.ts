@@ -7,12 +7,25 @@
  * the path); the forms of /teams add the team chooser (`teamId`, 'Team is required').
  */
 import { z } from 'zod';
-import { MAX_PIN_PHOTOS, PINS_PER_PLAYER, POSITIONS, STAFF_ROLES, type Position } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, STAFF_ROLES } from '~/utils/constants';
 import { yearField } from './pins';
 
 export { MAX_PIN_PHOTOS };
 
-export { POSITIONS, type Position };
+/** The ten positions of spec §5, in the order the form offers them. */
+export const POSITIONS = [
+  'Pitcher',
+  'Catcher',
+  'First Base',
+  'Second Base',
+  'Third Base',
+  'Shortstop',
+  'Left Field',
+  'Center Field',
+  'Right Field',
+  'Designated Hitter',
+] as const;
+export type Position = (typeof POSITIONS)[number];
 
 export const TEAM_NAME_MAX = 100;
 export const PLAYER_NAME_MAX = 100;
@@ -137,7 +150,8 @@ export const createTeamPinSchema = teamPinFields.extend({ teamId: teamIdField })
 
 // ---------------------------------------------------------------- team pin orders
 
-export { PINS_PER_PLAYER };
+/** What a tournament like Cooperstown expects a player to bring: a new order starts there. */
+export const PINS_PER_PLAYER = 125;
 export const MAX_PIN_ORDER = 1_000_000;
 export const ORDER_QUANTITY_MESSAGE = 'Quantity must be at least 1';
 

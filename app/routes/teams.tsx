@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid } from '~/components/pin-card';
 import { SignInPrompt } from '~/components/sign-in-prompt';
-import { EmptyNote, TEAMS_TABS, TeamLogo } from '~/components/teams';
+import { EmptyNote, POSITIONS, TEAMS_TABS, TeamLogo } from '~/components/teams';
 import { Field, FieldFrame, FormErrors } from '~/components/ui/field';
 import { Tabs } from '~/components/ui/tabs';
 import { teamsAction, teamsLoader, type TeamsIntent as Intent } from '~/http/teams-page.server';
 import type { TeamSummary } from '~/types/teams';
-import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, POSITIONS } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, MIN_PIN_YEAR } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
 import '~/root';
 

@@ -3,12 +3,11 @@ import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid } from '~/components/pin-card';
-import { EmptyNote, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
+import { EmptyNote, POSITIONS, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Tabs } from '~/components/ui/tabs';
 import { teamAction, teamLoader } from '~/http/team-page.server';
 import type { RosterEntry } from '~/types/teams';
-import { POSITIONS } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import '~/root';
 

@@ -3,10 +3,9 @@ import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useHydrated } from '~/components/ui/use-hydrated';
-import { EmptyNote } from '~/components/teams';
+import { EmptyNote, PINS_PER_PLAYER } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
 import { pinOrderAction, pinOrderLoader } from '~/http/pin-order-page.server';
-import { PINS_PER_PLAYER } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import '~/root';
 

@@ -32,28 +32,6 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_PIN_PHOTOS = 5;
 export const MIN_PIN_YEAR = 1900;
 
-/** The ten positions of spec §5, in the order the team forms offer them (~/forms/teams checks them). */
-export const POSITIONS = [
-  'Pitcher',
-  'Catcher',
-  'First Base',
-  'Second Base',
-  'Third Base',
-  'Shortstop',
-  'Left Field',
-  'Center Field',
-  'Right Field',
-  'Designated Hitter',
-] as const;
-export type Position = (typeof POSITIONS)[number];
-/** What a tournament like Cooperstown expects a player to bring: a new team pin order starts there. */
-export const PINS_PER_PLAYER = 125;
-
-/** A marketplace listing's categories (~/forms/marketplace checks them). */
-export const LISTING_CATEGORIES = ['Tournament', 'Team', 'Limited Edition', 'Trading Set', 'Vintage', 'Accessories'] as const;
-/** The filters of the vendor's order list: the open orders, or one status. */
-export const VENDOR_ORDER_FILTERS = ['active', ...ORDER_STATUSES] as const;
-
 export const RARITY_LABELS: Record<Rarity, string> = {
   common: 'Common',
   uncommon: 'Uncommon',
