@@ -1,25 +1,20 @@
 /**
  * The account part of /profile: change e-mail, change password, delete the account. Three plain
- * forms posting to the page (hidden intent), validated by conform with the server's schemas.
+ * forms posting to the page (hidden intent), checked by the page's action with the schemas of
+ * ~/forms/account; each form shows the action's reply in place (ui/form-state.ts).
  */
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
 import { Form, useNavigation } from '@remix-run/react';
-import type { ZodTypeAny } from 'zod';
-import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from '~/forms/account';
+import { getFormProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
 import { MIN_PASSWORD_LENGTH } from '~/utils/constants';
 import { Field, FormErrors } from './ui/field';
 
 export type AccountIntent = 'changeEmail' | 'changePassword' | 'deleteAccount';
 
-function useAccountForm(intent: AccountIntent, schema: ZodTypeAny, current: { intent: string | null; lastResult: unknown }, defaultValue?: Record<string, string>) {
+function useAccountForm(intent: AccountIntent, current: { intent: string | null; lastResult: unknown }, defaultValue?: Record<string, string>) {
   return useForm({
     id: `account-${intent}`,
     lastResult: current.intent === intent ? (current.lastResult as SubmissionResult<string[]>) : undefined,
     defaultValue,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
 }
 
@@ -27,9 +22,9 @@ export function AccountSettings(props: { email: string; hasPassword: boolean; in
   const { email, hasPassword } = props;
   const navigation = useNavigation();
   const busy = (intent: AccountIntent) => navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
-  const [emailForm, emailFields] = useAccountForm('changeEmail', ChangeEmailSchema, props, { email });
-  const [passwordForm, passwordFields] = useAccountForm('changePassword', ChangePasswordSchema, props);
-  const [deleteForm, deleteFields] = useAccountForm('deleteAccount', DeleteAccountSchema, props);
+  const [emailForm, emailFields] = useAccountForm('changeEmail', props, { email });
+  const [passwordForm, passwordFields] = useAccountForm('changePassword', props);
+  const [deleteForm, deleteFields] = useAccountForm('deleteAccount', props);
 
   return (
     <>

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import ReactCrop, { type PixelCrop } from 'react-image-crop';
@@ -86,6 +85,14 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
   const frameRef = useRef<HTMLDivElement | null>(null);
   const fit = natural ? fitCanvas(natural.width, natural.height, available) : null;
   const submitted = useRef(false);
+  // the browser's modal <dialog>: the rest of the page inert, focus moved in and given back after
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (src && !dialog.open) dialog.showModal();
+    else if (!src && dialog.open) dialog.close();
+  }, [src]);
 
   useEffect(() => {
     if (fetcher.state !== 'idle' || !submitted.current || !fetcher.data) return;
@@ -213,14 +220,27 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
           {posting ? 'Uploading...' : 'Upload Picture'}
         </button>
       </Form>
-    <Dialog.Root open={!!src} onOpenChange={(open) => (open ? undefined : close())}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-4 shadow-xl sm:p-6">
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Crop your picture</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-600">Drag the square to choose what shows, and zoom in or out.</Dialog.Description>
-          <div ref={measure} className="mt-4 flex w-full justify-center overflow-hidden rounded-md bg-slate-100" data-testid="crop-frame">
-            {src ? (
+      <dialog
+        ref={dialogRef}
+        aria-labelledby="crop-title"
+        aria-describedby="crop-description"
+        // Escape (and any other way the browser closes it) ends here
+        onClose={close}
+        // a click on the backdrop reaches the <dialog> itself; the content fills it
+        onClick={(event) => {
+          if (event.target === event.currentTarget) event.currentTarget.close();
+        }}
+        className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg overflow-y-auto rounded-lg bg-white p-0 shadow-xl backdrop:bg-slate-900/50"
+      >
+        {src ? (
+          <div className="p-4 sm:p-6">
+            <h2 id="crop-title" className="text-lg font-semibold text-slate-900">
+              Crop your picture
+            </h2>
+            <p id="crop-description" className="mt-1 text-sm text-slate-600">
+              Drag the square to choose what shows, and zoom in or out.
+            </p>
+            <div ref={measure} className="mt-4 flex w-full justify-center overflow-hidden rounded-md bg-slate-100" data-testid="crop-frame">
               <ReactCrop
                 crop={crop}
                 aspect={1}
@@ -242,34 +262,31 @@ export function ProfilePictureEditor({ error }: { error?: string | null }) {
                   }
                 />
               </ReactCrop>
-            ) : null}
-          </div>
-          <label htmlFor="crop-zoom" className="label mt-4">
-            Zoom: {zoom}%
-          </label>
-          <input
-            id="crop-zoom"
-            type="range"
-            min={MIN_ZOOM}
-            max={MAX_ZOOM}
-            step={ZOOM_STEP}
-            value={zoom}
-            onChange={(e) => setZoom(Number(e.target.value))}
-            className="w-full"
-          />
-          <div className="mt-6 flex justify-end gap-3">
-            <Dialog.Close asChild>
-              <button type="button" className="btn-secondary">
+            </div>
+            <label htmlFor="crop-zoom" className="label mt-4">
+              Zoom: {zoom}%
+            </label>
+            <input
+              id="crop-zoom"
+              type="range"
+              min={MIN_ZOOM}
+              max={MAX_ZOOM}
+              step={ZOOM_STEP}
+              value={zoom}
+              onChange={(e) => setZoom(Number(e.target.value))}
+              className="w-full"
+            />
+            <div className="mt-6 flex justify-end gap-3">
+              <button type="button" className="btn-secondary" onClick={close}>
                 Cancel
               </button>
-            </Dialog.Close>
-            <button type="button" className="btn-primary" onClick={save} disabled={uploading}>
-              {uploading ? 'Uploading...' : 'Save Picture'}
-            </button>
+              <button type="button" className="btn-primary" onClick={save} disabled={uploading}>
+                {uploading ? 'Uploading...' : 'Save Picture'}
+              </button>
+            </div>
           </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        ) : null}
+      </dialog>
     </>
   );
 }

@@ -1,5 +1,26 @@
 /** Pieces shared by the team pages (/teams and /teams/{id}). */
 import type { ReactNode } from 'react';
+import type { PINS_PER_PLAYER as CHECKED_PINS_PER_PLAYER, Position } from '~/forms/teams';
+
+/**
+ * The positions of spec §5 in the order the forms offer them, and the pins a player brings (a new
+ * team pin order starts there): ~/forms/teams checks them; they are repeated here so that the
+ * pages show them without loading zod, and the types keep the two the same.
+ */
+export const POSITIONS = ['Pitcher', 'Catcher', 'First Base', 'Second Base', 'Third Base', 'Shortstop', 'Left Field', 'Center Field', 'Right Field', 'Designated Hitter'] as const satisfies readonly Position[];
+export const PINS_PER_PLAYER: typeof CHECKED_PINS_PER_PLAYER = 125;
+// every position of the schema is offered
+const allPositions: Exclude<Position, (typeof POSITIONS)[number]> extends never ? true : false = true;
+void allPositions;
+
+/** The sections of /teams (?tab=...). */
+export const TEAMS_TABS = [
+  { key: 'teams', label: 'Teams' },
+  { key: 'players', label: 'Players' },
+  { key: 'coaches', label: 'Coaches' },
+  { key: 'pins', label: 'Pin Inventory' },
+] as const;
+export type TeamsTab = (typeof TEAMS_TABS)[number]['key'];
 
 /** A team's logo (its small variant), or its initials on a coloured tile. */
 export function TeamLogo({ name, src, size = 56 }: { name: string; src: string | null; size?: number }) {

@@ -1,184 +1,25 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { canCreateTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
-import { PinGrid, toCardData } from '~/components/pin-card';
-import { withCommunityCounts } from '~/services/community.server';
+import { PinGrid } from '~/components/pin-card';
 import { SignInPrompt } from '~/components/sign-in-prompt';
-import { EmptyNote, TeamLogo } from '~/components/teams';
-import { FieldFrame, FormErrors } from '~/components/ui/field';
+import { EmptyNote, POSITIONS, TEAMS_TABS, TeamLogo } from '~/components/teams';
+import { Field, FieldFrame, FormErrors } from '~/components/ui/field';
 import { Tabs } from '~/components/ui/tabs';
-import { addPlayerSchema, addStaffSchema, createTeamPinSchema, createTeamSchema, MAX_PIN_PHOTOS, POSITIONS } from '~/forms/teams';
-import { readFormData } from '~/http/body.server';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
-import { rethrowAsPageError } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { isAppError } from '~/services/errors';
-import { addPlayer, addStaff, createTeam, createTeamPin, deleteTeam, listMyTeams, listUserTeamPins, updateTeamLogo } from '~/services/teams.server';
+import { teamsAction, teamsLoader, type TeamsIntent as Intent } from '~/http/teams-page.server';
 import type { TeamSummary } from '~/types/teams';
-import { MAX_IMAGE_BYTES, MIN_PIN_YEAR } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, MIN_PIN_YEAR } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Teams | PinDex' }];
 
-const TABS = [
-  { key: 'teams', label: 'Teams' },
-  { key: 'players', label: 'Players' },
-  { key: 'coaches', label: 'Coaches' },
-  { key: 'pins', label: 'Pin Inventory' },
-] as const;
-type TabKey = (typeof TABS)[number]['key'];
-const isTab = (v: string | null): v is TabKey => TABS.some((t) => t.key === v);
-
 const LOGO_HINT = 'JPG, PNG, or GIF (max 5MB)';
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
-  const url = new URL(request.url);
-  const tabParam = url.searchParams.get('tab');
-  const tab: TabKey = isTab(tabParam) ? tabParam : 'teams';
-  const teams = await listMyTeams(user);
-  const managed = teams.filter((t) => t.relation === 'manager');
-  const teamPins = tab === 'pins' ? await withCommunityCounts((await listUserTeamPins(user, user.id)).map(toCardData)) : [];
-  const confirmTeam = url.searchParams.get('confirm') === 'delete' ? url.searchParams.get('team') : null;
-  const chosen = url.searchParams.get('team');
-  return json({
-    signedIn: true as const,
-    tab,
-    teams,
-    managed: managed.map((t) => ({ id: t.id, name: t.name })),
-    canCreate: canCreateTeam(user),
-    teamPins,
-    // the server-rendered confirm step (no JavaScript): only for a team this user manages
-    confirmDeleteId: confirmTeam && managed.some((t) => t.id === confirmTeam) ? confirmTeam : null,
-    defaultTeamId: chosen && managed.some((t) => t.id === chosen) ? chosen : managed.length === 1 ? managed[0].id : '',
-  });
-}
-
-type Intent = 'createTeam' | 'addPlayer' | 'addStaff' | 'createPin' | 'uploadLogo' | 'deleteTeam';
-
-const logoFailure = (error: unknown) => {
-  if (isAppError(error) && error.status === 413) return { title: 'File too large', description: 'Please select an image smaller than 5MB.' };
-  if (isAppError(error) && (error.status === 415 || error.status === 400)) return { title: 'Invalid file type', description: 'Please select an image file.' };
-  if (isAppError(error) && error.status < 500) return { title: 'Upload failed', description: error.message };
-  console.error(error);
-  return { title: 'Upload failed', description: 'Failed to upload team logo' };
-};
-
-/**
- * A form the service refused: its field messages under the fields, and the server's message as
- * `failure`, shown under the spec's failure title ('Error adding player', ...).
- */
-function refuse<T>(submission: Submission<T>, error: unknown, intent: Intent, options: { notFoundField?: string } = {}) {
-  const failure = isAppError(error) ? error.message : '';
-  return replyWithServiceError(submission, error, { extra: { intent, failure }, ...options });
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requirePageUser(request);
-  let form: FormData;
-  try {
-    form = await readFormData(request, MAX_PIN_PHOTOS * MAX_IMAGE_BYTES + 1024 * 1024);
-  } catch (error) {
-    rethrowAsPageError(error);
-  }
-  const intent = String(form.get('intent') ?? '') as Intent;
-
-  if (intent === 'createTeam') {
-    const submission = parseWithZod(form, { schema: createTeamSchema });
-    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
-    try {
-      const team = await createTeam(user, submission.value);
-      return redirectWithToast('/teams?tab=teams', { title: 'Team created successfully!', description: `${team.name} is ready for its roster.`, variant: 'success' });
-    } catch (error) {
-      return refuse(submission, error, intent);
-    }
-  }
-
-  if (intent === 'addPlayer') {
-    const submission = parseWithZod(form, { schema: addPlayerSchema });
-    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
-    const { teamId, ...player } = submission.value;
-    try {
-      const added = await addPlayer(user, teamId, player);
-      return redirectWithToast(`/teams?tab=players&team=${encodeURIComponent(teamId)}`, {
-        title: 'Player added successfully!',
-        description: `${added.playerName} is on the roster.`,
-        variant: 'success',
-      });
-    } catch (error) {
-      return refuse(submission, error, intent, { notFoundField: 'teamId' });
-    }
-  }
-
-  if (intent === 'addStaff') {
-    const submission = parseWithZod(form, { schema: addStaffSchema });
-    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
-    const { teamId, ...member } = submission.value;
-    try {
-      const added = await addStaff(user, teamId, member);
-      return redirectWithToast(`/teams?tab=coaches&team=${encodeURIComponent(teamId)}`, {
-        title: 'Staff member added successfully!',
-        description: `${added.userName} is now on the staff.`,
-        variant: 'success',
-      });
-    } catch (error) {
-      return refuse(submission, error, intent, { notFoundField: 'teamId' });
-    }
-  }
-
-  if (intent === 'createPin') {
-    const submission = parseWithZod(form, { schema: createTeamPinSchema });
-    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
-    const { teamId, ...pin } = submission.value;
-    const images = form.getAll('images').filter((v): v is File => typeof v !== 'string' && v.size > 0);
-    try {
-      const created = await createTeamPin(user, teamId, pin, images);
-      return redirectWithToast(`/teams?tab=pins&team=${encodeURIComponent(teamId)}`, {
-        title: 'Team pin created successfully!',
-        description: `${created.name} is in the pin database and your collection.`,
-        variant: 'success',
-      });
-    } catch (error) {
-      return refuse(submission, error, intent, { notFoundField: 'teamId' });
-    }
-  }
-
-  const teamId = String(form.get('teamId') ?? '');
-  if (intent === 'uploadLogo') {
-    const file = form.get('logo');
-    try {
-      await updateTeamLogo(user, teamId, typeof file === 'string' ? null : file);
-    } catch (error) {
-      return redirectWithToast('/teams?tab=teams', { ...logoFailure(error), variant: 'destructive' });
-    }
-    return redirectWithToast('/teams?tab=teams', { title: 'Team logo updated', variant: 'success' });
-  }
-
-  if (intent === 'deleteTeam') {
-    try {
-      const deleted = await deleteTeam(user, teamId);
-      const pins = deleted.keptPins === 1 ? 'Its pin stays' : `Its ${formatCount(deleted.keptPins)} pins stay`;
-      return redirectWithToast('/teams?tab=teams', {
-        title: 'Team deleted successfully!',
-        description: `${deleted.name} was deleted. ${deleted.keptPins ? `${pins} in the pin database without a team.` : ''}`.trim(),
-        variant: 'success',
-      });
-    } catch (error) {
-      if (!isAppError(error) || error.status >= 500) console.error(error);
-      const message = isAppError(error) && error.status < 500 ? error.message : 'Failed to delete team.';
-      return redirectWithToast('/teams?tab=teams', { title: 'Error deleting team', description: message, variant: 'destructive' });
-    }
-  }
-  throw json({ message: 'Unknown action' }, { status: 400 });
-}
+export const loader = teamsLoader;
+export const action = teamsAction;
 
 type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
 
@@ -204,7 +45,7 @@ function TeamManagement({ data }: { data: Loaded }) {
         <h1 className="text-2xl font-bold text-slate-900">Team Management</h1>
         <p className="mt-1 text-slate-600">Create teams, build rosters, add coaches and make your team's trading pins.</p>
       </div>
-      <Tabs label="Team management sections" items={[...TABS]} current={data.tab} />
+      <Tabs label="Team management sections" items={[...TEAMS_TABS]} current={data.tab} />
       {data.tab === 'teams' ? <TeamsTab data={data} /> : null}
       {data.tab === 'players' ? <PlayersTab data={data} /> : null}
       {data.tab === 'coaches' ? <CoachesTab data={data} /> : null}
@@ -230,10 +71,10 @@ function NeedsTeam({ data }: { data: Loaded }) {
   );
 }
 
-function TeamSelect({ field, teams }: { field: Parameters<typeof getSelectProps>[0]; teams: Loaded['managed'] }) {
-  const { key, ...props } = getSelectProps(field);
+function TeamSelect({ field, teams }: { field: FieldMetadata; teams: Loaded['managed'] }) {
+  const props = getSelectProps(field);
   return (
-    <select key={key} {...props} className="input">
+    <select key={field.key} {...props} className="input">
       <option value="">Select a team</option>
       {teams.map((t) => (
         <option key={t.id} value={t.id}>
@@ -265,13 +106,7 @@ function TeamsTab({ data }: { data: Loaded }) {
   const [form, fields] = useForm({
     id: 'create-team',
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTeamSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
-  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
-  const { key: locKey, ...locProps } = getInputProps(fields.location, { type: 'text' });
-  const { key: descKey, ...descProps } = getTextareaProps(fields.description);
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
       {data.canCreate ? (
@@ -281,15 +116,9 @@ function TeamsTab({ data }: { data: Loaded }) {
           </h2>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <FormErrors title="Error creating team" errors={failure ? [failure] : form.errors} id={form.errorId} />
-            <FieldFrame label="Team Name" field={fields.name}>
-              <input key={nameKey} {...nameProps} className="input" placeholder="e.g. Springfield Thunder 12U" />
-            </FieldFrame>
-            <FieldFrame label="Description" field={fields.description}>
-              <textarea key={descKey} {...descProps} rows={3} className="input" />
-            </FieldFrame>
-            <FieldFrame label="Location" field={fields.location}>
-              <input key={locKey} {...locProps} className="input" placeholder="City, State" />
-            </FieldFrame>
+            <Field label="Team Name" field={fields.name} placeholder="e.g. Springfield Thunder 12U" />
+            <Field label="Description" field={fields.description} as="textarea" rows={3} />
+            <Field label="Location" field={fields.location} placeholder="City, State" />
             <Submit intent="createTeam" pending="Creating...">
               Create Team
             </Submit>
@@ -418,14 +247,8 @@ function PlayersTab({ data }: { data: Loaded }) {
     id: 'add-player',
     lastResult,
     defaultValue: { teamId: data.defaultTeamId },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addPlayerSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   if (data.managed.length === 0) return <NeedsTeam data={data} />;
-  const { key: nameKey, ...nameProps } = getInputProps(fields.playerName, { type: 'text' });
-  const { key: posKey, ...posProps } = getSelectProps(fields.position);
-  const { key: numKey, ...numProps } = getInputProps(fields.jerseyNumber, { type: 'text' });
   return (
     <section aria-labelledby="add-player-heading" className="card max-w-xl p-4 sm:p-5">
       <h2 id="add-player-heading" className="mb-3 text-lg font-semibold text-slate-900">
@@ -436,23 +259,17 @@ function PlayersTab({ data }: { data: Loaded }) {
         <FieldFrame label="Team" field={fields.teamId}>
           <TeamSelect field={fields.teamId} teams={data.managed} />
         </FieldFrame>
-        <FieldFrame label="Player Name" field={fields.playerName}>
-          <input key={nameKey} {...nameProps} className="input" autoComplete="off" />
-        </FieldFrame>
+        <Field label="Player Name" field={fields.playerName} autoComplete="off" />
         <div className="grid gap-4 sm:grid-cols-2">
-          <FieldFrame label="Position" field={fields.position}>
-            <select key={posKey} {...posProps} className="input">
-              <option value="">Select position</option>
-              {POSITIONS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </FieldFrame>
-          <FieldFrame label="Jersey Number" field={fields.jerseyNumber}>
-            <input key={numKey} {...numProps} className="input" inputMode="numeric" autoComplete="off" maxLength={3} />
-          </FieldFrame>
+          <Field label="Position" field={fields.position} as="select">
+            <option value="">Select position</option>
+            {POSITIONS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </Field>
+          <Field label="Jersey Number" field={fields.jerseyNumber} inputMode="numeric" autoComplete="off" maxLength={3} />
         </div>
         <Submit intent="addPlayer" pending="Adding...">
           Add Player
@@ -470,13 +287,8 @@ function CoachesTab({ data }: { data: Loaded }) {
     id: 'add-staff',
     lastResult,
     defaultValue: { teamId: data.defaultTeamId, role: 'assistant_coach' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addStaffSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   if (data.managed.length === 0) return <NeedsTeam data={data} />;
-  const { key: nameKey, ...nameProps } = getInputProps(fields.userName, { type: 'text', ariaDescribedBy: fields.userName.descriptionId });
-  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
   return (
     <section aria-labelledby="add-staff-heading" className="card max-w-xl p-4 sm:p-5">
       <h2 id="add-staff-heading" className="mb-3 text-lg font-semibold text-slate-900">
@@ -487,14 +299,15 @@ function CoachesTab({ data }: { data: Loaded }) {
         <FieldFrame label="Team" field={fields.teamId}>
           <TeamSelect field={fields.teamId} teams={data.managed} />
         </FieldFrame>
-        <FieldFrame label="Coach Name" field={fields.userName} description="Their PinDex e-mail or display name: the coach needs an account, and then sees the team in their own Teams page.">
-          <input key={nameKey} {...nameProps} className="input" autoComplete="off" />
-        </FieldFrame>
-        <FieldFrame label="Role" field={fields.role}>
-          <select key={roleKey} {...roleProps} className="input">
-            <option value="assistant_coach">Assistant Coach</option>
-          </select>
-        </FieldFrame>
+        <Field
+          label="Coach Name"
+          field={fields.userName}
+          description="Their PinDex e-mail or display name: the coach needs an account, and then sees the team in their own Teams page."
+          autoComplete="off"
+        />
+        <Field label="Role" field={fields.role} as="select">
+          <option value="assistant_coach">Assistant Coach</option>
+        </Field>
         <Submit intent="addStaff" pending="Adding...">
           Add Coach
         </Submit>
@@ -511,15 +324,7 @@ function PinsTab({ data }: { data: Loaded }) {
     id: 'create-team-pin',
     lastResult,
     defaultValue: { teamId: data.defaultTeamId },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTeamPinSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
-  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: 'text' });
-  const { key: qtyKey, ...qtyProps } = getInputProps(fields.totalQuantity, { type: 'number' });
-  const { key: yearKey, ...yearProps } = getInputProps(fields.year, { type: 'number' });
-  const { key: eventKey, ...eventProps } = getInputProps(fields.event, { type: 'text' });
-  const { key: descKey, ...descProps } = getTextareaProps(fields.description);
   const [tooMany, setTooMany] = useState(false);
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
@@ -535,23 +340,13 @@ function PinsTab({ data }: { data: Loaded }) {
             <FieldFrame label="Team" field={fields.teamId}>
               <TeamSelect field={fields.teamId} teams={data.managed} />
             </FieldFrame>
-            <FieldFrame label="Pin Name" field={fields.name}>
-              <input key={nameKey} {...nameProps} className="input" />
-            </FieldFrame>
-            <FieldFrame label="Description" field={fields.description}>
-              <textarea key={descKey} {...descProps} rows={3} className="input" />
-            </FieldFrame>
+            <Field label="Pin Name" field={fields.name} />
+            <Field label="Description" field={fields.description} as="textarea" rows={3} />
             <div className="grid gap-4 sm:grid-cols-2">
-              <FieldFrame label="Total Quantity" field={fields.totalQuantity}>
-                <input key={qtyKey} {...qtyProps} className="input" inputMode="numeric" placeholder="e.g. 1500" />
-              </FieldFrame>
-              <FieldFrame label="Year" field={fields.year}>
-                <input key={yearKey} {...yearProps} className="input" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${new Date().getFullYear()}`} />
-              </FieldFrame>
+              <Field label="Total Quantity" field={fields.totalQuantity} type="number" inputMode="numeric" placeholder="e.g. 1500" />
+              <Field label="Year" field={fields.year} type="number" inputMode="numeric" placeholder={`${MIN_PIN_YEAR}-${new Date().getFullYear()}`} />
             </div>
-            <FieldFrame label="Event" field={fields.event}>
-              <input key={eventKey} {...eventProps} className="input" placeholder="e.g. Cooperstown Dreams Park" />
-            </FieldFrame>
+            <Field label="Event" field={fields.event} placeholder="e.g. Cooperstown Dreams Park" />
             <div>
               <label htmlFor="team-pin-images" className="label">
                 Photos

@@ -1,25 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { canManageTeam } from '~/auth/permissions';
 import { ConfirmStep } from '~/components/ui/confirm-step';
-import { PinGrid, toCardData } from '~/components/pin-card';
-import { withCommunityCounts } from '~/services/community.server';
-import { EmptyNote, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
-import { FieldFrame, FormErrors } from '~/components/ui/field';
+import { PinGrid } from '~/components/pin-card';
+import { EmptyNote, POSITIONS, roleLabel, StatusBadge, TeamLogo } from '~/components/teams';
+import { Field, FormErrors } from '~/components/ui/field';
 import { Tabs } from '~/components/ui/tabs';
-import { editPlayerFormSchema, POSITIONS } from '~/forms/teams';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { requireUserOr404 } from '~/http/guards.server';
-import { rethrowAsPageError } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { isAppError } from '~/services/errors';
-import { createInvite, listInvites, revokeInvite, type TeamInvite } from '~/services/team-invites.server';
-import { pinOrderQuantities } from '~/services/team-pin-orders.server';
-import { importRosterCsv, ROSTER_CSV_MAX_BYTES } from '~/services/team-roster-csv.server';
-import { getTeamDetails, listTeamPins, removePlayer, updatePlayer } from '~/services/teams.server';
+import { teamAction, teamLoader } from '~/http/team-page.server';
 import type { RosterEntry } from '~/types/teams';
 import { formatCount, formatDate } from '~/utils/format';
 import '~/root';
@@ -29,115 +16,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 // Team detail is not registered for signed-out visitors: they get the 404 page.
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUserOr404(request);
-  const url = new URL(request.url);
-  const id = params.id ?? '';
-  let details;
-  let pins;
-  try {
-    details = await getTeamDetails(user, id);
-    pins = await listTeamPins(user, id);
-  } catch (error) {
-    if (isAppError(error) && error.status === 404) return json({ state: 'notFound' as const }, { status: 404 });
-    if (isAppError(error)) rethrowAsPageError(error);
-    console.error(error);
-    return json({ state: 'error' as const }, { status: 500 });
-  }
-  const canManage = canManageTeam(user, details.team);
-  const tab = url.searchParams.get('tab') === 'staff' ? 'staff' : 'players';
-  const invites: TeamInvite[] = canManage ? await listInvites(user, id) : [];
-  const orders = await pinOrderQuantities(id);
-  const onRoster = (rosterId: string | null) => (rosterId && details.roster.some((r) => r.id === rosterId) ? rosterId : null);
-  return json({
-    state: 'ok' as const,
-    details,
-    pins: await withCommunityCounts(pins.map(toCardData)),
-    orders,
-    canManage,
-    // the links to share, whole (the page may be read from a phone and pasted into a message)
-    invites: invites.filter((i, n) => i.status === 'active' || n < 5).map((i) => ({ ...i, url: `${url.origin}${i.path}` })),
-    tab,
-    // the server-rendered steps (no JavaScript): 'Edit Player Details' and the remove confirmation
-    editId: canManage ? onRoster(url.searchParams.get('edit')) : null,
-    removeId: canManage && url.searchParams.get('confirm') === 'remove' ? onRoster(url.searchParams.get('player')) : null,
-  });
-}
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUserOr404(request);
-  const teamId = params.id ?? '';
-  const here = `/teams/${teamId}?tab=players`;
-  if (Number(request.headers.get('content-length') ?? '0') > ROSTER_CSV_MAX_BYTES + 64 * 1024) {
-    return redirectWithToast(here, { title: 'Roster not imported', description: 'The roster file is too large (max 100 KB).', variant: 'destructive' });
-  }
-  const form = await request.formData().catch(() => null);
-  if (!form) throw json({ message: 'The form could not be read' }, { status: 400 });
-  const intent = form.get('intent');
-
-  if (intent === 'importRoster') {
-    const file = form.get('file');
-    try {
-      const result = await importRosterCsv(user, teamId, file);
-      return redirectWithToast(here, { title: 'Roster imported', description: `${result.added} added, ${result.updated} updated.`, variant: 'success' });
-    } catch (error) {
-      if (isAppError(error) && error.status < 500) {
-        return json({ intent: 'importRoster' as const, error: error.status === 400 && error.issues?.file ? 'The roster was not imported' : error.message, lines: error.issues?.file ?? [] }, { status: error.status });
-      }
-      throw error;
-    }
-  }
-
-  if (intent === 'createInvite') {
-    try {
-      const invite = await createInvite(user, teamId, String(form.get('rosterId') ?? ''));
-      return redirectWithToast(`${here}#invites`, { title: 'Invite link created', description: `Share it with ${invite.playerName}’s family. It works for 14 days.`, variant: 'success' });
-    } catch (error) {
-      return redirectWithToast(here, { title: 'Error creating invite', description: failure(error, 'Failed to create the invite link.'), variant: 'destructive' });
-    }
-  }
-
-  if (intent === 'revokeInvite') {
-    try {
-      const revoked = await revokeInvite(user, teamId, String(form.get('inviteId') ?? ''));
-      return redirectWithToast(`${here}#invites`, { title: 'Invite link revoked', description: `The link for ${revoked.playerName} no longer works.`, variant: 'success' });
-    } catch (error) {
-      return redirectWithToast(here, { title: 'Error revoking invite', description: failure(error, 'Failed to revoke the invite link.'), variant: 'destructive' });
-    }
-  }
-
-  if (intent === 'updatePlayer') {
-    const submission = parseWithZod(form, { schema: editPlayerFormSchema });
-    if (submission.status !== 'success') return json({ intent: 'updatePlayer' as const, lastResult: submission.reply() }, { status: 400 });
-    const { rosterId, position, jerseyNumber, isActive } = submission.value;
-    try {
-      // the form sends every field: an empty one is cleared
-      const player = await updatePlayer(user, teamId, rosterId, { position: position ?? null, jerseyNumber: jerseyNumber ?? null, isActive });
-      return redirectWithToast(here, { title: 'Player updated successfully!', description: `${player.playerName} was saved.`, variant: 'success' });
-    } catch (error) {
-      if (isAppError(error) && (error.status === 400 || error.status === 409)) {
-        return replyWithServiceError(submission, error, { extra: { intent: 'updatePlayer' as const }, refusalAsFormError: true });
-      }
-      return redirectWithToast(here, { title: 'Error updating player', description: failure(error, 'Failed to update player.'), variant: 'destructive' });
-    }
-  }
-
-  if (intent === 'removePlayer') {
-    try {
-      const removed = await removePlayer(user, teamId, String(form.get('rosterId') ?? ''));
-      return redirectWithToast(here, { title: 'Player removed successfully!', description: `${removed.playerName} left the roster.`, variant: 'success' });
-    } catch (error) {
-      return redirectWithToast(here, { title: 'Error removing player', description: failure(error, 'Failed to remove player.'), variant: 'destructive' });
-    }
-  }
-  throw json({ message: 'Unknown action' }, { status: 400 });
-}
-
-function failure(error: unknown, fallback: string): string {
-  if (isAppError(error) && error.status < 500) return error.message;
-  console.error(error);
-  return fallback;
-}
+export const loader = teamLoader;
+export const action = teamAction;
 
 type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { state: 'ok' }>;
 
@@ -444,7 +324,7 @@ function RosterTools({ data }: { data: Loaded }) {
   );
 }
 
-function InviteStatus({ status }: { status: TeamInvite['status'] }) {
+function InviteStatus({ status }: { status: Loaded['invites'][number]['status'] }) {
   const styles = { active: 'bg-green-100 text-green-800', accepted: 'bg-brand-50 text-brand-700', expired: 'bg-slate-100 text-slate-600', revoked: 'bg-slate-100 text-slate-600' } as const;
   const labels = { active: 'Active', accepted: 'Joined', expired: 'Expired', revoked: 'Revoked' } as const;
   return <span className={`badge ${styles[status]}`}>{labels[status]}</span>;
@@ -483,13 +363,9 @@ function EditPlayer({ player, cancelHref }: { player: RosterEntry; cancelHref: s
     id: `edit-player-${player.id}`,
     lastResult,
     defaultValue: { rosterId: player.id, position: player.position ?? '', jerseyNumber: player.jerseyNumber ?? '', isActive: player.isActive ? 'on' : '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: editPlayerFormSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
-  const { key: posKey, ...posProps } = getSelectProps(fields.position);
-  const { key: numKey, ...numProps } = getInputProps(fields.jerseyNumber, { type: 'text' });
-  const { key: activeKey, ...activeProps } = getInputProps(fields.isActive, { type: 'checkbox' });
+  const activeProps = getInputProps(fields.isActive, { type: 'checkbox' });
+  const activeKey = fields.isActive.key;
   return (
     <section role="dialog" aria-labelledby="edit-player-title" className="card border-brand-200 p-4 sm:p-5">
       <h2 id="edit-player-title" className="text-lg font-semibold text-slate-900">
@@ -501,19 +377,15 @@ function EditPlayer({ player, cancelHref }: { player: RosterEntry; cancelHref: s
         <input type="hidden" name="rosterId" value={player.id} />
         <FormErrors title="Error updating player" errors={form.errors} id={form.errorId} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <FieldFrame label="Position" field={fields.position}>
-            <select key={posKey} {...posProps} className="input">
-              <option value="">No position</option>
-              {POSITIONS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </FieldFrame>
-          <FieldFrame label="Jersey Number" field={fields.jerseyNumber}>
-            <input key={numKey} {...numProps} className="input" inputMode="numeric" maxLength={3} placeholder="None" />
-          </FieldFrame>
+          <Field label="Position" field={fields.position} as="select">
+            <option value="">No position</option>
+            {POSITIONS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </Field>
+          <Field label="Jersey Number" field={fields.jerseyNumber} inputMode="numeric" maxLength={3} placeholder="None" />
         </div>
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
           <input key={activeKey} {...activeProps} className="h-4 w-4 rounded border-slate-300" />

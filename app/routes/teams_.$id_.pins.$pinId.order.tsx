@@ -1,52 +1,19 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useHydrated } from '~/components/ui/use-hydrated';
-import { EmptyNote } from '~/components/teams';
+import { EmptyNote, PINS_PER_PLAYER } from '~/components/teams';
 import { FieldFrame, FormErrors } from '~/components/ui/field';
-import { PINS_PER_PLAYER, pinOrderFormSchema } from '~/forms/teams';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { requireUserOr404 } from '~/http/guards.server';
-import { page } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { getPinOrder, setPinOrder } from '~/services/team-pin-orders.server';
+import { pinOrderAction, pinOrderLoader } from '~/http/pin-order-page.server';
 import { formatCount, formatDate } from '~/utils/format';
 import '~/root';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Order: ${data.order.pin.name} | PinDex` : 'Pin order | PinDex' }];
 
 /** /teams/{id}/pins/{pinId}/order: the team's order of one of its pins, and each player's share. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUserOr404(request);
-  return page(async () => {
-    const order = await getPinOrder(user, params.id ?? '', params.pinId ?? '');
-    return json({ order, teamName: order.teamName });
-  });
-}
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUserOr404(request);
-  const teamId = params.id ?? '';
-  const pinId = params.pinId ?? '';
-  const form = await request.formData().catch(() => null);
-  if (!form) throw json({ message: 'The form could not be read' }, { status: 400 });
-  const submission = parseWithZod(form, { schema: pinOrderFormSchema });
-  if (submission.status !== 'success') return json({ lastResult: submission.reply() }, { status: 400 });
-  const { quantity, split, shares } = submission.value;
-  try {
-    const saved = await setPinOrder(user, teamId, pinId, { quantity, shares: split === 'custom' ? (shares ?? {}) : null });
-    return redirectWithToast(`/teams/${teamId}#team-pins-heading`, {
-      title: 'Pin order saved',
-      description: `${formatCount(quantity)} × ${saved.pin.name}, ${split === 'custom' ? 'split as you set it' : 'split evenly among the players'}.`,
-      variant: 'success',
-    });
-  } catch (error) {
-    return replyWithServiceError(submission, error, { refusalAsFormError: true });
-  }
-}
+export const loader = pinOrderLoader;
+export const action = pinOrderAction;
 
 export default function PinOrderPage() {
   const { order, teamName } = useLoaderData<typeof loader>();
@@ -116,25 +83,25 @@ function OrderForm() {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   // after a refused save the form shows what was sent, the chosen split included
-  const sent = (actionData?.lastResult as SubmissionResult<string[]> | undefined)?.initialValue?.split;
+  const lastResult = actionData?.lastResult as SubmissionResult<string[]> | undefined;
+  const sent = lastResult?.initialValue?.split;
   const initialSplit = sent === 'custom' || sent === 'even' ? sent : order.split;
   const [split, setSplit] = useState<'even' | 'custom'>(initialSplit);
   // with JavaScript the shares lock while the split is even; without it they stay editable
   const locked = useHydrated() && split === 'even';
   const [form, fields] = useForm({
     id: 'pin-order',
-    lastResult: actionData?.lastResult as SubmissionResult<string[]> | undefined,
-    defaultValue: {
-      quantity: String(order.quantity ?? order.suggestedQuantity),
-      split: order.split,
-      shares: Object.fromEntries(order.shares.map((s) => [s.rosterId, String(s.quantity)])),
-    },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: pinOrderFormSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    lastResult,
+    defaultValue: { quantity: String(order.quantity ?? order.suggestedQuantity), split: order.split },
   });
-  const { key: qtyKey, ...qtyProps } = getInputProps(fields.quantity, { type: 'number' });
-  const shareFields = fields.shares.getFieldset();
+  // each player's share is the field `shares.{rosterId}`: what was sent, or the current share
+  const sentShares = lastResult?.initialValue?.shares;
+  const shareValue = (rosterId: string, current: number) => {
+    const value = sentShares && typeof sentShares === 'object' ? (sentShares as Record<string, unknown>)[rosterId] : undefined;
+    return lastResult?.initialValue ? (typeof value === 'string' ? value : '') : String(current);
+  };
+  const qtyProps = getInputProps(fields.quantity, { type: 'number' });
+  const qtyKey = fields.quantity.key;
   return (
     <Form method="post" {...getFormProps(form)} className="card space-y-5 p-4 sm:p-6">
       <FormErrors title="Error saving order" errors={[...(form.errors ?? []), ...(fields.shares.errors ?? [])]} id={form.errorId} />
@@ -166,8 +133,8 @@ function OrderForm() {
           </thead>
           <tbody>
             {order.shares.map((s) => {
-              const f = shareFields[s.rosterId];
-              const { key, ...props } = getInputProps(f, { type: 'number' });
+              const f = fields[`shares.${s.rosterId}`];
+              const props = getInputProps(f, { type: 'number', value: false });
               return (
                 <tr key={s.rosterId} className="border-b border-slate-100">
                   <td className="py-2 pr-2 text-slate-600">{s.jerseyNumber ?? '–'}</td>
@@ -175,7 +142,7 @@ function OrderForm() {
                     <label htmlFor={f.id}>{s.playerName}</label>
                   </td>
                   <td className="py-1 text-right">
-                    <input key={key} {...props} min={0} step={1} inputMode="numeric" readOnly={locked} className={`input ml-auto w-24 text-right tabular-nums ${locked ? 'bg-slate-50 text-slate-500' : ''}`} />
+                    <input key={f.key} {...props} defaultValue={shareValue(s.rosterId, s.quantity)} min={0} step={1} inputMode="numeric" readOnly={locked} className={`input ml-auto w-24 text-right tabular-nums ${locked ? 'bg-slate-50 text-slate-500' : ''}`} />
                   </td>
                 </tr>
               );

@@ -1,10 +1,7 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { getFormProps, useForm, type SubmissionResult } from '~/components/ui/form-state';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { canSell } from '~/auth/permissions';
 import { ActionButton, ListingThumb, OrderStatusBadge, OrderTimeline } from '~/components/marketplace';
 import { SignInPrompt } from '~/components/sign-in-prompt';
 import { Button, buttonClass } from '~/components/ui/button';
@@ -15,21 +12,10 @@ import { HiddenFields } from '~/components/ui/hidden-fields';
 import { Pagination } from '~/components/ui/pagination';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
-import { CATEGORIES, listingSchema, MAX_PIN_PHOTOS, myPinsQuerySchema, VENDOR_ORDER_FILTERS, vendorApplicationSchema, vendorOrdersQuerySchema } from '~/forms/marketplace';
-import { readFormData } from '~/http/body.server';
-import { replyWithServiceError } from '~/http/form-reply.server';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
-import { listingFromForm } from '~/http/listing-payload.server';
-import { page, rethrowAsPageError } from '~/http/page.server';
-import { redirectWithToast } from '~/http/toast.server';
-import { isAppError } from '~/services/errors';
-import { createListing, getListing, getVendorOf, listMyListings, updateListing } from '~/services/marketplace.server';
-import { cancelOrder, changeOrderStatus, fulfilOrder, listVendorOrders } from '~/services/orders.server';
-import { VENDOR_STATUS_LABELS } from '~/services/vendor-review.server';
-import { submitVendorApplication, vendorOverview } from '~/services/vendors.server';
-import { MAX_IMAGE_BYTES, type OrderStatus } from '~/utils/constants';
+import { vendorAction, vendorLoader, type VendorIntent as Intent, type VendorTab } from '~/http/vendor-page.server';
+import type { CATEGORIES as CHECKED_CATEGORIES, VENDOR_ORDER_FILTERS as CHECKED_FILTERS } from '~/forms/marketplace';
+import { MAX_PIN_PHOTOS, ORDER_STATUSES, type OrderStatus } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
-import { readListQuery } from '~/utils/list-query';
 import { centsToDecimal, formatCents } from '~/utils/money';
 import { ORDER_STATUS_LABELS } from '~/utils/order-status';
 import '~/root';
@@ -40,130 +26,15 @@ const TABS = [
   { key: 'overview', label: 'Overview' },
   { key: 'pins', label: 'My Pins' },
   { key: 'orders', label: 'Orders' },
-] as const;
-type TabKey = (typeof TABS)[number]['key'];
+] as const satisfies readonly { key: VendorTab; label: string }[];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ state: 'signedOut' as const });
-  return page(async () => {
-    const url = new URL(request.url);
-    const vendor = await getVendorOf(user.id);
-    if (!canSell(user, vendor)) {
-      return json({
-        state: 'application' as const,
-        application: vendor
-          ? { businessName: vendor.businessName, contactEmail: vendor.contactEmail, description: vendor.description, status: vendor.applicationStatus, statusLabel: VENDOR_STATUS_LABELS[vendor.applicationStatus], rejectionReason: vendor.rejectionReason, createdAt: vendor.createdAt.toISOString() }
-          : null,
-        applyOpen: url.searchParams.get('dialog') === 'apply',
-        email: user.email,
-      });
-    }
-    const tabParam = url.searchParams.get('tab');
-    const tab: TabKey = TABS.some((t) => t.key === tabParam) ? (tabParam as TabKey) : 'overview';
-    const { overview } = await vendorOverview(user);
-    const base = { state: 'approved' as const, businessName: vendor!.businessName, overview };
-    if (tab === 'pins') {
-      const query = readListQuery(url, myPinsQuerySchema);
-      const listings = await listMyListings(user, { q: query.q, page: query.page });
-      const dialog = url.searchParams.get('dialog');
-      const editId = dialog === 'edit-pin' ? url.searchParams.get('id') : null;
-      const editing = editId ? await getListing(user, editId).catch(() => null) : null;
-      return json({ ...base, view: 'pins' as const, listings: listings.pins, paging: listings.paging, query, newOpen: dialog === 'new-pin', editing });
-    }
-    if (tab === 'orders') {
-      const query = readListQuery(url, vendorOrdersQuerySchema);
-      const status = query.filters.status ?? 'active';
-      const result = await listVendorOrders(user, { status, page: query.page });
-      const cancelId = url.searchParams.get('cancel');
-      return json({ ...base, view: 'orders' as const, orders: result.orders, paging: result.paging, counts: result.counts, status, query, cancelOpen: cancelId });
-    }
-    return json({ ...base, view: 'overview' as const });
-  });
-}
+// ~/forms/marketplace checks these; repeated here (the types keep them the same) so that the page
+// shows them without loading zod
+const CATEGORIES: typeof CHECKED_CATEGORIES = ['Tournament', 'Team', 'Limited Edition', 'Trading Set', 'Vintage', 'Accessories'];
+const VENDOR_ORDER_FILTERS: typeof CHECKED_FILTERS = ['active', ...ORDER_STATUSES];
 
-type Intent = 'apply' | 'createListing' | 'updateListing' | 'toggleActive' | 'orderStatus' | 'fulfill' | 'cancelOrder';
-
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requirePageUser(request);
-  let form: FormData;
-  try {
-    form = await readFormData(request, (MAX_PIN_PHOTOS + 1) * MAX_IMAGE_BYTES + 1024 * 1024);
-  } catch (error) {
-    rethrowAsPageError(error);
-  }
-  const intent = String(form.get('intent') ?? '') as Intent;
-
-  if (intent === 'apply') {
-    const submission = parseWithZod(form, { schema: vendorApplicationSchema });
-    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
-    try {
-      await submitVendorApplication(user, submission.value);
-    } catch (error) {
-      return replyWithServiceError(submission, error, { extra: { intent } });
-    }
-    return redirectWithToast('/vendor', { title: 'Vendor application submitted', description: 'Your application is pending approval.', variant: 'success' });
-  }
-
-  if (intent === 'createListing' || intent === 'updateListing') {
-    const submission = parseWithZod(form, { schema: listingSchema });
-    if (submission.status !== 'success') return json({ intent, lastResult: submission.reply() }, { status: 400 });
-    const { fields, images } = listingFromForm(form);
-    fields.isActive = form.get('isActive') === 'on';
-    try {
-      if (intent === 'createListing') {
-        const created = await createListing(user, fields, images);
-        return redirectWithToast('/vendor?tab=pins', { title: 'Pin listed successfully', description: `${created.name} is ${created.isActive ? 'in the marketplace' : 'saved as inactive'}.`, variant: 'success' });
-      }
-      const updated = await updateListing(user, String(form.get('listingId') ?? ''), fields, images);
-      return redirectWithToast('/vendor?tab=pins', { title: 'Listing updated', description: updated.name, variant: 'success' });
-    } catch (error) {
-      return replyWithServiceError(submission, error, { extra: { intent } });
-    }
-  }
-
-  const back = String(form.get('back') ?? '/vendor?tab=orders');
-  const backTo = back.startsWith('/vendor') ? back : '/vendor';
-  const fail = (error: unknown, title: string) => {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    return redirectWithToast(backTo, { title, description: error.message, variant: 'destructive' });
-  };
-
-  if (intent === 'toggleActive') {
-    try {
-      const listing = await updateListing(user, String(form.get('listingId') ?? ''), { isActive: form.get('isActive') === 'true' });
-      return redirectWithToast(backTo, { title: listing.isActive ? 'Listing is active' : 'Listing is inactive', description: listing.name, variant: 'success' });
-    } catch (error) {
-      return fail(error, 'Could not change the listing');
-    }
-  }
-  const orderId = String(form.get('orderId') ?? '');
-  if (intent === 'fulfill') {
-    try {
-      const order = await fulfilOrder(user, orderId);
-      return redirectWithToast(backTo, { title: 'Order fulfilled', description: `Order #${order.number} was marked as shipped.`, variant: 'success' });
-    } catch (error) {
-      return fail(error, 'Could not fulfil the order');
-    }
-  }
-  if (intent === 'orderStatus') {
-    try {
-      const order = await changeOrderStatus(user, orderId, { status: form.get('status') });
-      return redirectWithToast(backTo, { title: `Order marked ${ORDER_STATUS_LABELS[order.status].toLowerCase()}`, description: `Order #${order.number}`, variant: 'success' });
-    } catch (error) {
-      return fail(error, 'Could not update the order');
-    }
-  }
-  if (intent === 'cancelOrder') {
-    try {
-      const order = await cancelOrder(user, orderId, { reason: form.get('reason') });
-      return redirectWithToast(backTo, { title: 'Order cancelled', description: `Order #${order.number}: its pins went back on sale.`, variant: 'success' });
-    } catch (error) {
-      return fail(error, 'Could not cancel the order');
-    }
-  }
-  throw json({ message: 'Unknown action' }, { status: 400 });
-}
+export const loader = vendorLoader;
+export const action = vendorAction;
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
@@ -238,9 +109,6 @@ function ApplicationForm({ lastResult, defaults }: { lastResult?: SubmissionResu
     id: 'vendor-application',
     lastResult,
     defaultValue: defaults,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: vendorApplicationSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'apply';
   return (
@@ -371,9 +239,6 @@ function ListingForm({ intent, lastResult, listing }: { intent: 'createListing' 
     defaultValue: listing
       ? { name: listing.name, description: listing.description ?? '', price: centsToDecimal(listing.priceCents), stockQuantity: String(listing.stockQuantity), category: listing.category ?? '', pinId: listing.pinId ?? '' }
       : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: listingSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
   const kept = listing?.imageIds ?? [];
@@ -430,7 +295,7 @@ function ListingForm({ intent, lastResult, listing }: { intent: 'createListing' 
           Photos (up to {MAX_PIN_PHOTOS})
         </label>
         <input id={`${form.id}-images`} type="file" name="images" accept="image/*" multiple className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-semibold" />
-        {photoError || form.allErrors.images ? <FormErrors title="Photo Limit Reached" errors={photoError ? [photoError] : form.allErrors.images} /> : null}
+        {photoError || fields.images.errors ? <FormErrors title="Photo Limit Reached" errors={photoError ? [photoError] : fields.images.errors} /> : null}
       </div>
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" name="isActive" defaultChecked={listing ? listing.isActive : true} className="h-4 w-4 rounded border-slate-300" /> Active (shown in the marketplace)

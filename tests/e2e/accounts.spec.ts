@@ -156,11 +156,8 @@ test.describe('profile', () => {
       await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
     }
     await page.getByLabel('Display name').fill('Z');
-    if (isNoJs(test.info().project.name)) {
-      await page.getByRole('button', { name: 'Save', exact: true }).click();
-    } else {
-      await page.getByLabel('Display name').blur();
-    }
+    // checked by the page's action, with JavaScript as without it
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Nickname must be at least 2 characters').first()).toBeVisible();
     const newName = `Renamed ${uid()}`;
     await page.getByLabel('Display name').fill(newName);
