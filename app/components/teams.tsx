@@ -1,17 +1,6 @@
 /** Pieces shared by the team pages (/teams and /teams/{id}). */
 import type { ReactNode } from 'react';
-import type { PINS_PER_PLAYER as CHECKED_PINS_PER_PLAYER, Position } from '~/forms/teams';
-
-/**
- * The positions of spec §5 in the order the forms offer them, and the pins a player brings (a new
- * team pin order starts there): ~/forms/teams checks them; they are repeated here so that the
- * pages show them without loading zod, and the types keep the two the same.
- */
-export const POSITIONS = ['Pitcher', 'Catcher', 'First Base', 'Second Base', 'Third Base', 'Shortstop', 'Left Field', 'Center Field', 'Right Field', 'Designated Hitter'] as const satisfies readonly Position[];
-export const PINS_PER_PLAYER: typeof CHECKED_PINS_PER_PLAYER = 125;
-// every position of the schema is offered
-const allPositions: Exclude<Position, (typeof POSITIONS)[number]> extends never ? true : false = true;
-void allPositions;
+export { POSITIONS, PINS_PER_PLAYER } from '~/utils/teams';
 
 /** The sections of /teams (?tab=...). */
 export const TEAMS_TABS = [

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from '~/utils/list-query';
 import { MAX_PIN_PHOTOS, ORDER_STATUSES } from '~/utils/constants';
-import { CANCEL_REASONS, LISTING_CATEGORIES, MAX_CART_QUANTITY } from '~/utils/marketplace';
+import { CANCEL_REASONS, LISTING_CATEGORIES, MAX_CART_QUANTITY, VENDOR_ORDER_FILTERS } from '~/utils/marketplace';
 import { parsePriceToCents, PRICE_FORMAT_MESSAGE, PRICE_TOO_HIGH_MESSAGE } from '~/utils/money';
 
 export { CANCEL_REASONS, MAX_CART_QUANTITY, MAX_PIN_PHOTOS };
@@ -128,6 +128,5 @@ export const marketplaceQuerySchema = listQuerySchema({
   sorts: ['newest', 'price_asc', 'price_desc', 'name'],
   sizes: [MARKETPLACE_PAGE_SIZE, 24, 48],
 });
-export const VENDOR_ORDER_FILTERS = ['active', ...ORDER_STATUSES] as const;
 export const vendorOrdersQuerySchema = listQuerySchema({ filters: { status: VENDOR_ORDER_FILTERS }, sizes: [20] });
 export const myPinsQuerySchema = listQuerySchema({ sizes: [20] });

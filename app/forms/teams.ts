@@ -8,24 +8,12 @@
  */
 import { z } from 'zod';
 import { MAX_PIN_PHOTOS, STAFF_ROLES } from '~/utils/constants';
+import { POSITIONS, PINS_PER_PLAYER, type Position } from '~/utils/teams';
 import { yearField } from './pins';
 
 export { MAX_PIN_PHOTOS };
 
-/** The ten positions of spec §5, in the order the form offers them. */
-export const POSITIONS = [
-  'Pitcher',
-  'Catcher',
-  'First Base',
-  'Second Base',
-  'Third Base',
-  'Shortstop',
-  'Left Field',
-  'Center Field',
-  'Right Field',
-  'Designated Hitter',
-] as const;
-export type Position = (typeof POSITIONS)[number];
+export { POSITIONS, PINS_PER_PLAYER, type Position };
 
 export const TEAM_NAME_MAX = 100;
 export const PLAYER_NAME_MAX = 100;
@@ -150,8 +138,6 @@ export const createTeamPinSchema = teamPinFields.extend({ teamId: teamIdField })
 
 // ---------------------------------------------------------------- team pin orders
 
-/** What a tournament like Cooperstown expects a player to bring: a new order starts there. */
-export const PINS_PER_PLAYER = 125;
 export const MAX_PIN_ORDER = 1_000_000;
 export const ORDER_QUANTITY_MESSAGE = 'Quantity must be at least 1';
 

@@ -13,8 +13,8 @@ import { Pagination } from '~/components/ui/pagination';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
 import { vendorAction, vendorLoader, type VendorIntent as Intent, type VendorTab } from '~/http/vendor-page.server';
-import type { CATEGORIES as CHECKED_CATEGORIES, VENDOR_ORDER_FILTERS as CHECKED_FILTERS } from '~/forms/marketplace';
-import { MAX_PIN_PHOTOS, ORDER_STATUSES, type OrderStatus } from '~/utils/constants';
+import { LISTING_CATEGORIES as CATEGORIES, VENDOR_ORDER_FILTERS } from '~/utils/marketplace';
+import { MAX_PIN_PHOTOS, type OrderStatus } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import { centsToDecimal, formatCents } from '~/utils/money';
 import { ORDER_STATUS_LABELS } from '~/utils/order-status';
@@ -27,11 +27,6 @@ const TABS = [
   { key: 'pins', label: 'My Pins' },
   { key: 'orders', label: 'Orders' },
 ] as const satisfies readonly { key: VendorTab; label: string }[];
-
-// ~/forms/marketplace checks these; repeated here (the types keep them the same) so that the page
-// shows them without loading zod
-const CATEGORIES: typeof CHECKED_CATEGORIES = ['Tournament', 'Team', 'Limited Edition', 'Trading Set', 'Vintage', 'Accessories'];
-const VENDOR_ORDER_FILTERS: typeof CHECKED_FILTERS = ['active', ...ORDER_STATUSES];
 
 export const loader = vendorLoader;
 export const action = vendorAction;
