@@ -1,27 +1,15 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { AdminHeader, auditSummary, formatDateTime, LoadError } from '~/components/admin';
 import { buttonClass } from '~/components/ui/button';
 import { StatCard } from '~/components/ui/stat-card';
-import { adminPageUser } from '~/http/guards.server';
-import { getDashboard } from '~/services/admin/dashboard.server';
 import { formatCount } from '~/utils/format';
+import { adminDashboardLoader } from '~/http/admin-dashboard-page.server';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Admin Dashboard | PinDex Admin' }];
 
-// Signed out: the layout shows the prompt; other roles are sent to / by the guard.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
-  try {
-    return json({ state: 'ok' as const, dashboard: await getDashboard(actor) });
-  } catch (error) {
-    console.error(error);
-    return json({ state: 'error' as const }, { status: 500 });
-  }
-}
+export const loader = adminDashboardLoader;
 
 const QUICK_ACTIONS = [
   { to: '/admin/pins?dialog=new', label: 'Add Pin' },

@@ -1,43 +1,17 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminHeader, LoadError } from '~/components/admin';
 import { Chart, NumbersTable } from '~/components/admin-chart';
 import { Button } from '~/components/ui/button';
 import { StatCard } from '~/components/ui/stat-card';
-import { adminPageUser } from '~/http/guards.server';
-import { getAnalytics, readAnalyticsQuery } from '~/services/admin/analytics.server';
-import { barChart, lineChart } from '~/services/admin/charts.server';
 import type { Bucket } from '~/types/analytics';
 import { formatCount, formatMoney } from '~/utils/format';
+import { adminAnalyticsLoader } from '~/http/admin-analytics-page.server';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Analytics | PinDex Admin' }];
 
-// Signed out: the layout shows the prompt; other roles are sent to / by the guard.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
-  const query = readAnalyticsQuery(new URL(request.url).searchParams);
-  try {
-    const report = await getAnalytics(actor, query);
-    return json({
-      state: 'ok' as const,
-      report,
-      charts: {
-        identifications: lineChart(report.identifications),
-        newUsers: lineChart(report.newUsers),
-        collections: lineChart(report.collections),
-        orders: lineChart(report.orders),
-        topIdentified: barChart(report.topIdentified),
-        topCollected: barChart(report.topCollected),
-      },
-    });
-  } catch (error) {
-    console.error(error);
-    return json({ state: 'error' as const }, { status: 500 });
-  }
-}
+export const loader = adminAnalyticsLoader;
 
 const bucketLabel = (key: string) => (key.length === 7 ? key : key);
 
