@@ -76,7 +76,8 @@ describe('a search ranks its most recently added matches', () => {
     expect(first).toMatchObject({ total: 6, totalCapped: false, hasMore: true });
     const asOf = new Date();
     // a pin added after the list was first shown stays out of its later pages
-    await createPin({ name: 'Quasarwin Star 6', description: 'Soft enamel', organizationId: org });
+    // (a second later: added in the same millisecond as asOf, it would count as shown)
+    await createPin({ name: 'Quasarwin Star 6', description: 'Soft enamel', organizationId: org, createdAt: new Date(asOf.getTime() + 1000) });
     const second = await page(2, asOf);
     const third = await page(4, asOf);
     expect(third.hasMore).toBe(false);
