@@ -216,7 +216,9 @@ export default function Browse() {
         <div className={loadingList ? 'opacity-60 transition-opacity' : undefined}>
           <PinGrid
             pins={pins}
-            eagerCount={5}
+            // the first row on a phone; the first card's image is the page's largest (its LCP)
+            eagerCount={2}
+            priorityFirst
             idFor={(i) => (i > 0 && i % PIN_PAGE_SIZE === 0 ? `page-${data.firstPage + i / PIN_PAGE_SIZE}` : undefined)}
           />
         </div>
