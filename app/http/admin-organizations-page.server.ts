@@ -18,21 +18,18 @@ import { listAdminOrganizations, pinTabTotals } from '~/services/admin/pins.serv
 import { isAppError } from '~/services/errors';
 import { createOrganization, deleteOrganization, getOrganization, updateOrganization } from '~/services/organizations.server';
 import type { AdminOrganization } from '~/types/admin';
-import { readListQuery } from '~/utils/list-query';
+import { readDialog, readListQuery } from '~/utils/list-query';
 import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/pins/organizations';
 const DIALOGS = ['new', 'edit', 'delete'] as const;
-type DialogKind = (typeof DIALOGS)[number];
 
 export async function adminOrganizationsLoader({ request }: LoaderFunctionArgs) {
   const actor = await adminPageUser(request);
   if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminOrganizationsQuery);
-  const dialogParam = url.searchParams.get('dialog');
-  const dialog = (DIALOGS as readonly string[]).includes(dialogParam ?? '') ? (dialogParam as DialogKind) : null;
-  const dialogId = url.searchParams.get('id');
+  const { dialog, dialogId } = readDialog(url, DIALOGS);
   try {
     const opts = { search: query.q, sort: query.sort, dir: query.dir };
     const { list, paging } = await fetchPage(query, (slice) => listAdminOrganizations(actor, { ...opts, ...slice }));

@@ -21,12 +21,11 @@ import { deletePin } from '~/services/pins.server';
 import type { AdminPin } from '~/types/admin';
 import { MAX_IMAGE_BYTES } from '~/utils/constants';
 import { formatCount } from '~/utils/format';
-import { listQueryHref, readListQuery } from '~/utils/list-query';
+import { listQueryHref, readDialog, readListQuery } from '~/utils/list-query';
 import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/pins';
 const DIALOGS = ['new', 'edit', 'delete'] as const;
-type DialogKind = (typeof DIALOGS)[number];
 
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.
 export async function adminPinsLoader({ request }: LoaderFunctionArgs) {
@@ -34,9 +33,7 @@ export async function adminPinsLoader({ request }: LoaderFunctionArgs) {
   if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminPinsQuery);
-  const dialogParam = url.searchParams.get('dialog');
-  const dialog = (DIALOGS as readonly string[]).includes(dialogParam ?? '') ? (dialogParam as DialogKind) : null;
-  const dialogId = url.searchParams.get('id');
+  const { dialog, dialogId } = readDialog(url, DIALOGS);
   try {
     const filters = { search: query.q, organizationId: query.filters.organizationId, rarity: query.filters.rarity, featured: query.filters.featured, sort: query.sort, dir: query.dir };
     const { list, paging } = await fetchPage(query, (slice) => listAdminPins(actor, { ...filters, ...slice }));

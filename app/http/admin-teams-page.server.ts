@@ -18,12 +18,11 @@ import { getAdminTeam, listAdminTeams, managerCandidates } from '~/services/admi
 import { isAppError } from '~/services/errors';
 import { createTeamForManager, deleteTeam, getTeamDetails, transferTeamOwnership, updateTeam } from '~/services/teams.server';
 import type { AdminTeam } from '~/types/admin';
-import { readListQuery } from '~/utils/list-query';
+import { readDialog, readListQuery } from '~/utils/list-query';
 import { fetchPage } from '~/utils/paging';
 
 const PATH = '/admin/teams';
 const DIALOGS = ['new', 'details', 'edit', 'transfer', 'delete'] as const;
-type DialogKind = (typeof DIALOGS)[number];
 
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.
 export async function adminTeamsLoader({ request }: LoaderFunctionArgs) {
@@ -31,9 +30,7 @@ export async function adminTeamsLoader({ request }: LoaderFunctionArgs) {
   if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminTeamsQuery);
-  const dialogParam = url.searchParams.get('dialog');
-  const dialog = (DIALOGS as readonly string[]).includes(dialogParam ?? '') ? (dialogParam as DialogKind) : null;
-  const dialogId = url.searchParams.get('id');
+  const { dialog, dialogId } = readDialog(url, DIALOGS);
   try {
     const opts = { search: query.q, sort: query.sort, dir: query.dir };
     const { list, paging } = await fetchPage(query, (slice) => listAdminTeams(actor, { ...opts, ...slice }));

@@ -92,3 +92,13 @@ export function readListQuery<Q>(source: URL | string | URLSearchParams | FormDa
   }
   return schema.parse(raw);
 }
+
+/**
+ * The dialog a list page's URL opens (`?dialog=edit&id=...`): one of the page's `kinds`, or none
+ * for anything else, and the row it is for.
+ */
+export function readDialog<const K extends string>(url: URL, kinds: readonly K[]): { dialog: K | null; dialogId: string | null } {
+  const asked = url.searchParams.get('dialog');
+  const dialog = kinds.find((kind) => kind === asked) ?? null;
+  return { dialog, dialogId: url.searchParams.get('id') };
+}

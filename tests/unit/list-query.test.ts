@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isListFiltered, listQueryHref, listQuerySchema, readListQuery } from '~/utils/list-query';
+import { isListFiltered, listQueryHref, listQuerySchema, readListQuery, readDialog } from '~/utils/list-query';
 
 const ROLES = ['player', 'manager', 'admin'] as const;
 const users = listQuerySchema({
@@ -176,5 +176,17 @@ describe('per-sort directions and year filters', () => {
   it('reads a four-digit year and drops anything else', () => {
     expect(readListQuery('?year=2024', pins).filters).toEqual({ year: '2024' });
     for (const bad of ['24', '20245', 'abcd', '']) expect(readListQuery(`?year=${bad}`, pins).filters.year).toBeUndefined();
+  });
+});
+
+describe('readDialog', () => {
+  const kinds = ['new', 'edit', 'delete'] as const;
+  it("opens one of the page's dialogs, for the row named by id", () => {
+    expect(readDialog(new URL('http://x/admin/pins?dialog=edit&id=p1'), kinds)).toEqual({ dialog: 'edit', dialogId: 'p1' });
+    expect(readDialog(new URL('http://x/admin/pins?dialog=new'), kinds)).toEqual({ dialog: 'new', dialogId: null });
+  });
+  it('opens none for a dialog the page does not have, or none asked', () => {
+    expect(readDialog(new URL('http://x/admin/pins?dialog=transfer&id=p1'), kinds).dialog).toBeNull();
+    expect(readDialog(new URL('http://x/admin/pins'), kinds).dialog).toBeNull();
   });
 });
