@@ -24,7 +24,7 @@ import { pins } from '../db/schema';
 import { storeImageFeatures } from '../services/identification/index.server';
 import { prepareImage, savePreparedImage, type PreparedImage } from '../services/images.server';
 import { findOrCreateOrganization } from '../services/organizations.server';
-import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, type Rarity } from '../utils/constants';
+import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, type Rarity, isOneOf } from '../utils/constants';
 import { RARITY_SCORE, rarityFromQuantity } from '../utils/rarity';
 
 export const CATALOGUE_COLUMNS = ['name', 'organization', 'description', 'rarity', 'year', 'event', 'estimated_value', 'total_quantity', 'images'] as const;
@@ -57,7 +57,7 @@ async function validateRow(record: Record<string, string>, line: number, baseDir
   const organization = text(record.organization, 120, 'organization');
   if (!organization) throw new RowError('organization is required');
   const rarityRaw = text(record.rarity, 20, 'rarity')?.toLowerCase().replace(/[\s-]+/g, '_') ?? null;
-  if (rarityRaw && !(RARITIES as readonly string[]).includes(rarityRaw)) throw new RowError(`rarity must be one of ${RARITIES.join(', ')} (got "${record.rarity}")`);
+  if (rarityRaw && !isOneOf(RARITIES, rarityRaw)) throw new RowError(`rarity must be one of ${RARITIES.join(', ')} (got "${record.rarity}")`);
   const yearRaw = text(record.year, 10, 'year');
   const year = yearRaw == null ? null : Number(yearRaw);
   if (year != null && (!Number.isInteger(year) || year < MIN_PIN_YEAR || year > new Date().getFullYear())) {

@@ -3,7 +3,7 @@ import { Form, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useToast } from '~/components/toaster';
 import { ONBOARDING_ROLES, ONBOARDING_ROLE_LABELS } from '~/forms/onboarding-roles';
-import { ROLE_LABELS, type Role } from '~/utils/constants';
+import { ROLE_LABELS, type Role, isOneOf } from '~/utils/constants';
 
 export interface OnboardingInfo {
   defaultNickname: string;
@@ -22,7 +22,7 @@ export function Onboarding({ info, result }: { info: OnboardingInfo; result?: Su
   const navigation = useNavigation();
   const toast = useToast();
   const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'completeOnboarding';
-  const keepsRole = !(ONBOARDING_ROLES as readonly string[]).includes(info.role);
+  const keepsRole = !isOneOf(ONBOARDING_ROLES, info.role);
   // a failure that is not about one field (e.g. the server refused) is shown as 'Error completing setup'
   const formError = result?.error?.['']?.[0] ?? null;
   useEffect(() => {

@@ -15,7 +15,7 @@ import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { badgeToasts, handleAddToCollection } from '~/http/collection-form.server';
 import { getCollectionCounts, getCollectionValue, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
 import { isAppError } from '~/services/errors';
-import { COLLECTION_STATUSES } from '~/utils/constants';
+import { COLLECTION_STATUSES, isOneOf } from '~/utils/constants';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 
@@ -24,7 +24,7 @@ const TAB_LABEL: Record<CollectionStatus, string> = { owned: 'Owned', wanted: 'W
 
 function tabOf(url: URL): CollectionStatus {
   const tab = url.searchParams.get('tab');
-  return (COLLECTION_STATUSES as readonly string[]).includes(tab ?? '') ? (tab as CollectionStatus) : 'owned';
+  return isOneOf(COLLECTION_STATUSES, tab) ? tab : 'owned';
 }
 
 export async function collectionPageLoader({ request }: LoaderFunctionArgs) {

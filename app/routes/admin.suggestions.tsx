@@ -3,7 +3,7 @@ import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { EmptyState } from '~/components/ui/empty-state';
 import { Tabs } from '~/components/ui/tabs';
-import { SUGGESTION_STATUSES, type SuggestionStatus } from '~/utils/constants';
+import { SUGGESTION_STATUSES, type SuggestionStatus, isOneOf } from '~/utils/constants';
 import { adminPageUser } from '~/http/guards.server';
 import { rethrowAsPageError } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: 'Pin Suggestions | PinDex Admi
 
 const statusOf = (url: URL): SuggestionStatus => {
   const s = url.searchParams.get('status');
-  return (SUGGESTION_STATUSES as readonly string[]).includes(s ?? '') ? (s as SuggestionStatus) : 'pending';
+  return isOneOf(SUGGESTION_STATUSES, s) ? s : 'pending';
 };
 
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.

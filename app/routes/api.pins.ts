@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { requireUser } from '~/http/guards.server';
 import { Invalid } from '~/services/errors';
-import { RARITIES } from '~/utils/constants';
+import { RARITIES, isOneOf } from '~/utils/constants';
 import { createPin, listPins } from '~/services/pins.server';
 import { readPinPayload } from '~/http/pin-payload.server';
 import { api, methodNotAllowed } from '~/http/api.server';
@@ -17,7 +17,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const q = url.searchParams;
   const rarity = q.get('rarity');
   // spec: the client omits rarity for all rarities; 'all_rarities' and '' mean the same
-  if (rarity && rarity !== 'all_rarities' && !(RARITIES as readonly string[]).includes(rarity)) {
+  if (rarity && rarity !== 'all_rarities' && !isOneOf(RARITIES, rarity)) {
     throw new Invalid('Unknown rarity', { rarity: ['Rarity must be one of common, uncommon, rare, ultra_rare'] });
   }
   const result = await listPins({

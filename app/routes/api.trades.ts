@@ -5,6 +5,7 @@ import { readBody } from '~/http/body.server';
 import { requireUser } from '~/http/guards.server';
 import { Invalid } from '~/services/errors';
 import { listTradeProposals, PROPOSAL_BOXES, proposeTrade, type ProposalBox } from '~/services/trades.server';
+import { isOneOf } from '~/utils/constants';
 
 /**
  * GET /api/trades?box=incoming|outgoing|history&page= -> { proposals, paging } (default incoming).
@@ -14,7 +15,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const box = url.searchParams.get('box') ?? 'incoming';
-  if (!(PROPOSAL_BOXES as readonly string[]).includes(box)) throw new Invalid('box must be incoming, outgoing or history', { box: ['box must be incoming, outgoing or history'] });
+  if (!isOneOf(PROPOSAL_BOXES, box)) throw new Invalid('box must be incoming, outgoing or history', { box: ['box must be incoming, outgoing or history'] });
   const page = Number(url.searchParams.get('page') ?? '1');
   return listTradeProposals(user, box as ProposalBox, { page: Number.isInteger(page) && page > 0 ? page : 1 });
 });

@@ -4,11 +4,11 @@ import { assertCanWriteCollection } from '~/auth/permissions';
 import { optionalUser } from '~/http/guards.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { getCollectionEntry, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
-import { COLLECTION_STATUSES, type CollectionStatus } from '~/utils/constants';
+import { COLLECTION_STATUSES, type CollectionStatus, isOneOf } from '~/utils/constants';
 import { api, methodNotAllowed } from '~/http/api.server';
 import { readBody } from '~/http/body.server';
 
-const isStatus = (key: string): key is CollectionStatus => (COLLECTION_STATUSES as readonly string[]).includes(key);
+const isStatus = (key: string): key is CollectionStatus => isOneOf(COLLECTION_STATUSES, key);
 
 /**
  * GET /api/users/{id}/collection/owned|wanted|trading: that list (owner or admin).

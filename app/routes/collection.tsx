@@ -10,7 +10,7 @@ import { EmptyState } from '~/components/ui/empty-state';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
 import type { CollectionStatus } from '~/utils/constants';
-import { COLLECTION_MOVES } from '~/utils/constants';
+import { COLLECTION_MOVES, isOneOf } from '~/utils/constants';
 import { COLLECTION_STATUSES } from '~/utils/constants';
 import { formatMoney } from '~/utils/format';
 import { collectionPageLoader, collectionPageAction } from '~/http/collection-page.server';
@@ -32,7 +32,7 @@ const MOVE_LABEL: Record<CollectionStatus, Record<string, string>> = {
 
 function tabOf(url: URL): CollectionStatus {
   const tab = url.searchParams.get('tab');
-  return (COLLECTION_STATUSES as readonly string[]).includes(tab ?? '') ? (tab as CollectionStatus) : 'owned';
+  return isOneOf(COLLECTION_STATUSES, tab) ? tab : 'owned';
 }
 
 export const loader = collectionPageLoader;

@@ -25,6 +25,7 @@ import {
   type ProposalBox,
 } from '~/services/trades.server';
 import '~/root';
+import { isOneOf } from '~/utils/constants';
 
 export const meta: MetaFunction = () => [{ title: 'Trades | PinDex' }];
 
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!user) return json({ signedIn: false as const });
   const url = new URL(request.url);
   const tabParam = url.searchParams.get('tab') ?? 'matches';
-  const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : 'matches';
+  const tab: Tab = isOneOf(TABS, tabParam) ? tabParam : 'matches';
   const pageParam = Number(url.searchParams.get('page') ?? '1');
   const pageNo = Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1;
   return page(async () => {

@@ -26,7 +26,7 @@ import {
 } from '~/db/schema';
 import { AddToCollectionApiSchema, COLLECTION_MOVES, MAX_COLLECTION_QUANTITY, MoveCollectionSchema } from '~/forms/collection';
 import { parseWith } from '~/utils/validation';
-import { COLLECTION_STATUSES } from '~/utils/constants';
+import { COLLECTION_STATUSES, isOneOf } from '~/utils/constants';
 import {
   evaluateBadges,
   recordActivityDay,
@@ -288,7 +288,7 @@ async function getEntryById(entryId: string): Promise<CollectionEntryDto> {
 }
 
 export function parseStatus(value: unknown): CollectionStatus {
-  if (typeof value === 'string' && (COLLECTION_STATUSES as readonly string[]).includes(value)) return value as CollectionStatus;
+  if (isOneOf(COLLECTION_STATUSES, value)) return value;
   throw new NotFound('Not found');
 }
 

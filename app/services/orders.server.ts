@@ -44,6 +44,7 @@ import { imageUrl } from './images.server';
 import { getVendorOf } from './marketplace.server';
 import { paymentProvider } from './payments/index.server';
 import { recordChallengeProgress } from './challenges.server';
+import { isOneOf } from '~/utils/constants';
 
 export const ORDER_NOT_FOUND = 'Order not found';
 export const CART_CHANGED = 'Prices or stock changed since you looked. Please review your cart and check out again.';
@@ -504,7 +505,7 @@ export async function listVendorOrders(actor: Actor | null, opts: { status?: Ven
   for (const r of countRows) {
     counts[r.status] = r.n;
     counts.all += r.n;
-    if ((ACTIVE_STATUSES as readonly string[]).includes(r.status)) counts.active += r.n;
+    if (isOneOf(ACTIVE_STATUSES, r.status)) counts.active += r.n;
   }
   return { orders: await orderDtos(db(), rows), total, paging, counts };
 }

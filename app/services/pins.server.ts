@@ -16,7 +16,7 @@ import { cachedUntilWrite, db, prepared, transaction, type Db } from '~/db/index
 import { identifications, images, organizations, pins, teams, userCollections, type Pin } from '~/db/schema';
 import { yearField } from '~/forms/pins';
 import { parseWith } from '~/utils/validation';
-import { MAX_PIN_PHOTOS, RARITIES, type Rarity } from '~/utils/constants';
+import { MAX_PIN_PHOTOS, RARITIES, type Rarity, isOneOf } from '~/utils/constants';
 import { RARITY_SCORE, rarityFromQuantity } from '~/utils/rarity';
 import { refreshCollectionCounts, type UnlockedBadge } from './achievements.server';
 import { addCollectionEntry } from './collection.server';
@@ -401,7 +401,7 @@ const pinYears = cachedUntilWrite(async () => {
 
 /** Normalises the filters as the API and the browse page receive them. */
 export function normaliseFilters(filters: PinListFilters) {
-  const rarity = filters.rarity && (RARITIES as readonly string[]).includes(filters.rarity) ? (filters.rarity as Rarity) : null;
+  const rarity = isOneOf(RARITIES, filters.rarity) ? filters.rarity : null;
   const organizationId = filters.organizationId && filters.organizationId.length <= 64 ? filters.organizationId : null;
   const search = typeof filters.search === 'string' ? filters.search.slice(0, 200) : null;
   return { rarity, organizationId, search, match: buildMatchQuery(search) };
@@ -430,7 +430,7 @@ export async function listPins(filters: PinListFilters = {}): Promise<PinListRes
   const rawOffset = typeof filters.offset === 'string' ? Number(filters.offset) : typeof filters.offset === 'number' ? filters.offset : 0;
   const offset = Number.isFinite(rawOffset) ? Math.min(1_000_000, Math.max(0, Math.floor(rawOffset))) : 0;
   const year = typeof filters.year === 'number' && Number.isInteger(filters.year) ? filters.year : null;
-  const sort: PinSort = filters.sort && (PIN_SORTS as readonly string[]).includes(filters.sort) ? filters.sort : 'newest';
+  const sort: PinSort = isOneOf(PIN_SORTS, filters.sort) ? filters.sort : 'newest';
   const dir = filters.dir === 'asc' ? 'asc' : filters.dir === 'desc' ? 'desc' : sort === 'name' ? 'asc' : 'desc';
   const upTo = filters.createdUpTo && !Number.isNaN(filters.createdUpTo.getTime()) ? filters.createdUpTo.getTime() : null;
   const shape: ListShape = { rarity: !!rarity, organization: !!organizationId, year: year != null, upTo: upTo != null, search: !!match, sort, dir };

@@ -51,6 +51,7 @@ import { changes, recordAudit } from './audit.server';
 import { Conflict, Invalid, NotFound } from './errors';
 import { imageIdOf, imageUrl, prepareImage, savePreparedImage } from './images.server';
 import { createPin, getPinsByIds, type PinDto } from './pins.server';
+import { isOneOf } from '~/utils/constants';
 
 export type { DeletedTeam, RosterEntry, StaffEntry, TeamDetails, TeamHeader, TeamSummary };
 
@@ -580,7 +581,7 @@ export const SAME_MANAGER = 'Choose a manager other than the current one';
 /** The account that is to manage a team: it must exist and hold the manager role (spec §6). */
 async function managerAccount(q: Db, userId: string, field: 'managerId' | 'newManagerId') {
   const account = validId(userId) ? await q.select().from(users).where(eq(users.id, userId)).get() : undefined;
-  if (!account || !(MANAGER_ROLES as readonly string[]).includes(account.role)) throw new Invalid(MANAGER_NOT_FOUND, { [field]: [MANAGER_NOT_FOUND] });
+  if (!account || !isOneOf(MANAGER_ROLES, account.role)) throw new Invalid(MANAGER_NOT_FOUND, { [field]: [MANAGER_NOT_FOUND] });
   return account;
 }
 

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '~/auth/password.server';
 import { db, prepared, transaction, type Db } from '~/db/index.server';
 import { oauthConnections, passwords, users, vendors, type Role, type User, type Vendor } from '~/db/schema';
 import { LoginSchema, OnboardingSchema, ProfileSchema, SignupSchema } from '~/forms/auth';
-import { ROLES } from '~/utils/constants';
+import { ROLES, isOneOf } from '~/utils/constants';
 import { parseWith } from '~/utils/validation';
 import { assertCanChangeRole, assertCanManageRoles, assertKeepsSuperAdmin, assertSignedIn, SELF_CHOSEN_ROLES } from '~/auth/permissions';
 import { recordAudit } from './audit.server';
@@ -241,10 +241,10 @@ export async function updateProfilePicture(actor: SessionUser | null, file: Blob
  */
 export async function changeUserRole(actor: SessionUser | null, targetId: string, role: unknown): Promise<User> {
   assertCanManageRoles(actor);
-  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+  if (!isOneOf(ROLES, role)) {
     throw new Invalid('Choose a valid role', { role: ['Choose a valid role'] });
   }
-  const newRole = role as Role;
+  const newRole: Role = role;
   return transaction(async (tx) => {
     const target = await tx.select().from(users).where(eq(users.id, targetId)).get();
     if (!target) throw new NotFound('User not found');
@@ -271,13 +271,13 @@ async function assertNotLastSuperAdmin(tx: Db, target: User, newRole: Role) {
 
 /** Command-line role change (the operator of the machine is trusted): by e-mail. */
 export async function setRoleByEmail(email: string, role: string): Promise<{ user: User; previous: Role }> {
-  if (!(ROLES as readonly string[]).includes(role)) {
+  if (!isOneOf(ROLES, role)) {
     throw new Invalid(`Unknown role "${role}". Roles: ${ROLES.join(', ')}`);
   }
   return transaction(async (tx) => {
     const target = await tx.select().from(users).where(byEmail(email)).get();
     if (!target) throw new NotFound(`No user with e-mail ${email}`);
-    await assertNotLastSuperAdmin(tx, target, role as Role);
+    await assertNotLastSuperAdmin(tx, target, role);
     const [user] = await tx.update(users).set({ role: role as Role }).where(eq(users.id, target.id)).returning();
     await recordAudit(tx, {
       actor: null,

@@ -17,6 +17,7 @@ import { parseWith } from '~/utils/validation';
 import { Conflict } from './errors';
 import { getVendorOf } from './marketplace.server';
 import { recordApplicationMove } from './vendor-review.server';
+import { isOneOf } from '~/utils/constants';
 
 export const APPLICATION_EXISTS = 'You have already applied to become a vendor';
 const RESUBMITTABLE = ['needs_revision', 'rejected'] as const;
@@ -27,7 +28,7 @@ export async function submitVendorApplication(actor: Actor | null, input: Vendor
   const data = parseWith(vendorApplicationSchema, input);
   return transaction(async (tx) => {
     const existing = await tx.select().from(vendors).where(eq(vendors.userId, actor.id)).get();
-    if (existing && !(RESUBMITTABLE as readonly string[]).includes(existing.applicationStatus)) throw new Conflict(APPLICATION_EXISTS);
+    if (existing && !isOneOf(RESUBMITTABLE, existing.applicationStatus)) throw new Conflict(APPLICATION_EXISTS);
     const values = { businessName: data.businessName, contactEmail: data.contactEmail, description: data.description ?? null };
     let vendor: Vendor;
     if (existing) {

@@ -25,6 +25,11 @@ export type ImageVariant = (typeof IMAGE_VARIANTS)[number];
 export const IMAGE_FORMATS = ['webp', 'jpeg'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
+/** Whether `value` is one of `list`'s values, narrowing it to their type (for query strings, form fields, rows). */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (list as readonly string[]).includes(value);
+}
+
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The most pixels an uploaded image may decode to (a small file can hold a huge, flat picture). */

@@ -9,7 +9,7 @@ import { assertAdmin, type Actor } from '~/auth/permissions';
 import { db, transaction } from '~/db/index.server';
 import { organizations, pins, teams, type Pin } from '~/db/schema';
 import type { AdminOrganization, AdminOrganizationList, AdminPin, AdminPinList } from '~/types/admin';
-import { RARITIES, type Rarity } from '~/utils/constants';
+import { RARITIES, isOneOf } from '~/utils/constants';
 import { recordAudit } from '../audit.server';
 import { Invalid } from '../errors';
 import { imageUrl } from '../images.server';
@@ -65,7 +65,7 @@ function filterConditions(filters: AdminPinFilters): SQL[] {
     conditions.push(pinSearchCondition(filters.search) ?? sql`0`);
   }
   if (filters.organizationId && filters.organizationId.length <= 64) conditions.push(eq(pins.organizationId, filters.organizationId));
-  if (filters.rarity && (RARITIES as readonly string[]).includes(filters.rarity)) conditions.push(eq(pins.rarity, filters.rarity as Rarity));
+  if (isOneOf(RARITIES, filters.rarity)) conditions.push(eq(pins.rarity, filters.rarity));
   if (filters.featured === 'yes') conditions.push(eq(pins.isFeatured, true));
   if (filters.featured === 'no') conditions.push(eq(pins.isFeatured, false));
   return conditions;

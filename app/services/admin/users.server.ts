@@ -7,7 +7,7 @@ import { assertAdmin, type Actor } from '~/auth/permissions';
 import { db } from '~/db/index.server';
 import { identifications, teams, userCollections, users, vendors, type User } from '~/db/schema';
 import type { AdminUser, AdminUserDetails, AdminUserList } from '~/types/admin';
-import { ROLES, type Role } from '~/utils/constants';
+import { ROLES, isOneOf } from '~/utils/constants';
 import { displayName } from '~/utils/user';
 import { NotFound } from '../errors';
 import { likePattern, pageWindow } from './list.server';
@@ -51,7 +51,7 @@ export async function listAdminUsers(actor: Actor | null, query: AdminUserQuery 
   const conditions: SQL[] = [];
   const search = userSearch(query.search);
   if (search) conditions.push(search);
-  if (query.role && (ROLES as readonly string[]).includes(query.role)) conditions.push(eq(users.role, query.role as Role));
+  if (isOneOf(ROLES, query.role)) conditions.push(eq(users.role, query.role));
   const where = conditions.length ? and(...conditions) : undefined;
   const dir = query.dir === 'asc' ? asc : desc;
   const order =

@@ -7,7 +7,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { assertCanReviewVendorApplications, type Actor } from '~/auth/permissions';
 import { db } from '~/db/index.server';
 import { users, vendors } from '~/db/schema';
-import { VENDOR_STATUSES, type VendorStatus } from '~/utils/constants';
+import { VENDOR_STATUSES, type VendorStatus, isOneOf } from '~/utils/constants';
 import { displayName } from '~/utils/user';
 import { NotFound } from '../errors';
 import { VENDOR_NOT_FOUND, VENDOR_STATUS_MOVES, vendorApplicationHistoryOf } from '../vendor-review.server';
@@ -76,7 +76,7 @@ export async function listVendorApplications(
   assertCanReviewVendorApplications(actor);
   const { limit, offset } = pageWindow(query.limit, query.offset, { fallback: 20, max: 200 });
   const conditions: SQL[] = [];
-  if (query.status && (VENDOR_STATUSES as readonly string[]).includes(query.status)) conditions.push(eq(vendors.applicationStatus, query.status as VendorStatus));
+  if (isOneOf(VENDOR_STATUSES, query.status)) conditions.push(eq(vendors.applicationStatus, query.status));
   const pattern = likePattern(query.search);
   if (pattern) conditions.push(sql`(${vendors.businessName} like ${pattern} escape '\\' or ${users.email} like ${pattern} escape '\\')`);
   const where = conditions.length ? and(...conditions) : undefined;
