@@ -1,12 +1,12 @@
 /**
  * `npm test`: everything, in order, with one closing line `N passed, N failed`.
  * 1. Chromium for Playwright (Debian's; installed with apt-get when missing and we are root).
- * 2. typecheck and lint, 3. Vitest on better-sqlite3, 4. the integration tests again on libSQL,
+ * 2. typecheck and lint (side by side), 3. Vitest on better-sqlite3, 4. the integration tests again on libSQL,
  * 5. the server build, 6. Playwright with JavaScript on and off, 7. Lighthouse mobile performance of
  * the five main pages (median of 3, floor LIGHTHOUSE_FLOOR in tests/bench/lighthouse.ts), 8. a small
  * slice of the benchmarks.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,30 @@ function run(label, cmd, args, env = {}) {
   console.log(`=== ${label}: exit ${res.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (res.status !== 0) failures.push(label);
   return res.status === 0;
+}
+
+/** Runs commands at the same time, each one's output kept and printed whole when it ends. */
+function runSideBySide(steps) {
+  return Promise.all(
+    steps.map(
+      ([label, cmd, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`))); // 'close' follows
+          child.on('close', (status) => {
+            console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+            process.stdout.write(Buffer.concat(output));
+            console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s (beside the others)`);
+            if (status !== 0) failures.push(label);
+            resolve(status === 0);
+          });
+        }),
+    ),
+  );
 }
 
 function countVitest(file) {
@@ -71,8 +95,11 @@ const tsx = [path.join(root, 'node_modules/tsx/dist/cli.mjs')];
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const chromium = ensureChromium();
 
-run('typecheck', bin('tsc'), ['--noEmit']);
-run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+// typecheck and lint are one thread each: side by side on two cores (each one's output printed whole)
+await runSideBySide([
+  ['typecheck', bin('tsc'), ['--noEmit']],
+  ['lint', bin('eslint'), ['--max-warnings', '0', '.']],
+]);
 
 run('vitest (better-sqlite3)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-sqlite.json'], { DB_DRIVER: 'better-sqlite3' });
 countVitest('test-results/vitest-sqlite.json');
