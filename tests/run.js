@@ -110,8 +110,9 @@ countVitest('test-results/vitest-libsql.json');
 // engine is judged on: measured 77.5% top-1, 20% false matches, i.e. 4 of its 20 unknown photos).
 const IDENTIFY_FLOORS = { top1: '0.72', falseMatches: '0.30' };
 
-let built = run('build', bin('remix'), ['build']);
-if (!built) built = run('build (retry)', bin('remix'), ['build']); // esbuild sometimes panics at exit
+// `remix build` as `npm run build` runs it (app/cli/remix-build.js: no empty server modules in the browser)
+let built = run('build', process.execPath, ['app/cli/remix-build.js']);
+if (!built) built = run('build (retry)', process.execPath, ['app/cli/remix-build.js']); // esbuild sometimes panics at exit
 // as `npm run build` does: the identification's detail worker, beside the server build
 if (built) built = run('build (detail worker)', process.execPath, ['app/cli/build-worker.js']);
 if (built && chromium) {

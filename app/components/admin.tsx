@@ -3,6 +3,7 @@ import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { AuditLogEntry, UserStatus } from '~/types/admin';
 import { ROLE_LABELS, type Role } from '~/utils/constants';
+import './admin-kit'; // one chunk with the data table (admin-kit.ts)
 
 export function RoleBadge({ role }: { role: Role }) {
   const tone = role === 'super_admin' ? 'bg-purple-100 text-purple-800' : role === 'admin' ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-700';

@@ -8,7 +8,8 @@ import { adminPageUser } from '~/http/guards.server';
 import { rethrowAsPageError } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
-import { approveSuggestion, listSuggestions, REJECT_REASON_MAX, rejectSuggestion } from '~/services/suggestions.server';
+import { approveSuggestion, listSuggestions, rejectSuggestion } from '~/services/suggestions.server';
+import { REJECT_REASON_MAX } from '~/utils/suggestions';
 import { formatDate } from '~/utils/format';
 import '~/root';
 

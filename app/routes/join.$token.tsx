@@ -5,7 +5,8 @@ import { SignInPrompt } from '~/components/sign-in-prompt';
 import { optionalUser, requirePageUser } from '~/http/guards.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
-import { acceptInvite, INVITE_CLAIMED, INVITE_EXPIRED, INVITE_REVOKED, previewInvite } from '~/services/team-invites.server';
+import { acceptInvite, previewInvite } from '~/services/team-invites.server';
+import { INVITE_CLAIMED, INVITE_EXPIRED, INVITE_REVOKED } from '~/utils/team-invites';
 import { formatDate } from '~/utils/format';
 import '~/root';
 

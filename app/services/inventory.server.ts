@@ -11,12 +11,13 @@ import { assertSignedIn, type Actor } from '~/auth/permissions';
 import { db } from '~/db/index.server';
 import { marketplacePins, orders, userCollections, userInventory, vendors } from '~/db/schema';
 import { centsToDecimal } from '~/utils/money';
+import { RECENT_DAYS } from '~/utils/inventory';
 import { orderNumber, OWNED_STATUSES } from '~/utils/order-status';
 import { createCollectionEntry } from './collection.server';
 import { Invalid, NotFound } from './errors';
 import { imageUrl } from './images.server';
 
-export const RECENT_DAYS = 7;
+export { RECENT_DAYS };
 export const INVENTORY_ITEM_NOT_FOUND = 'Inventory item not found';
 
 export interface InventoryItemDto {

@@ -11,6 +11,7 @@ import { db, transaction } from '~/db/index.server';
 import { pinSuggestions, users, type SuggestionStatus } from '~/db/schema';
 import { newPinSchema } from '~/forms/pins';
 import { MAX_PIN_PHOTOS } from '~/utils/constants';
+import { REJECT_REASON_MAX } from '~/utils/suggestions';
 import { parseWith } from '~/utils/validation';
 import { recordAudit } from './audit.server';
 import { Conflict, Invalid, NotFound } from './errors';
@@ -18,7 +19,7 @@ import { imageUrl, prepareImage, savePreparedImage, type PreparedImage } from '.
 import { assertImagesUsableBy, createPin } from './pins.server';
 import type { UnlockedBadge } from '~/types/achievements';
 
-export const REJECT_REASON_MAX = 500;
+export { REJECT_REASON_MAX };
 
 export interface SuggestionDto {
   id: string;

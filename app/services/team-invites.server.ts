@@ -15,14 +15,13 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { assertSignedIn, type Actor } from '~/auth/permissions';
 import { db, transaction } from '~/db/index.server';
 import { rosters, teamInvites, teams } from '~/db/schema';
+import { INVITE_CLAIMED, INVITE_EXPIRED, INVITE_REVOKED } from '~/utils/team-invites';
 import { Conflict, Gone, NotFound } from './errors';
 import { auditIfNotManager, PLAYER_NOT_FOUND, teamToManage, validId } from './teams.server';
 
 export const INVITE_DAYS = 14;
 export const INVITE_NOT_FOUND = 'Invite not found';
-export const INVITE_EXPIRED = 'This invite link has expired. Ask the team manager for a new one.';
-export const INVITE_REVOKED = 'This invite link was revoked. Ask the team manager for a new one.';
-export const INVITE_CLAIMED = 'This player is already linked to another account. Ask the team manager for help.';
+export { INVITE_CLAIMED, INVITE_EXPIRED, INVITE_REVOKED };
 
 export type InviteStatus = 'active' | 'expired' | 'revoked' | 'accepted';
 

@@ -204,6 +204,12 @@ test.describe('Roster tools as the manager', () => {
     await parent.goto(new URL(link).pathname);
     await expect(parent.getByText(`You are on the roster as ${kid}.`)).toBeVisible();
     await family.close();
+    // anyone else opening the used link is told why it no longer works, after the page has started too
+    const other = await browser.newContext({ baseURL: server.url, javaScriptEnabled: info.project.name === 'js' });
+    const stranger = await other.newPage();
+    await stranger.goto(new URL(link).pathname, { waitUntil: 'networkidle' });
+    await expect(stranger.getByRole('alert')).toHaveText('This player is already linked to another account. Ask the team manager for help.');
+    await other.close();
 
     await page.goto(teamUrl);
     await expect(page.getByTestId('roster-row').filter({ hasText: kid }).getByText('Account: player@pindex.test')).toBeVisible();

@@ -1,6 +1,7 @@
 import { Link, useLocation, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { listQueryHref, type ListQueryState, type SortDir } from '~/utils/list-state';
+import '../admin-kit'; // one chunk with the admin pieces (admin-kit.ts)
 
 export interface DataTableColumn<Row> {
   key: string;

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { formatCount } from '~/utils/format';
+import './kit'; // one chunk with the other small controls (kit.ts)
 
 export interface TabItem {
   key: string;
