@@ -21,7 +21,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { ensureMigrated, getDatabase } from '../db/client.server';
 import { transaction } from '../db/index.server';
 import { pins } from '../db/schema';
-import { storeImageFeatures } from '../services/identification/index.server';
+import { computeImageFeatures, storeImageFeatures, type Compute, type ComputedFeatures } from '../services/identification/index.server';
+import { WorkerPool, threadsFrom } from './worker-pool';
 import { prepareImage, savePreparedImage, type PreparedImage } from '../services/images.server';
 import { findOrCreateOrganization } from '../services/organizations.server';
 import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, type Rarity, isOneOf } from '../utils/constants';
@@ -148,10 +149,12 @@ export interface ImportSummary {
   updated: number;
   skipped: { line: number; message: string }[];
   featuresExtracted: number;
+  /** Rows written whose photos' identification features could not be computed (not identifiable until re-imported). */
+  featureErrors: { line: number; message: string }[];
   seconds: number;
 }
 
-export async function importCatalogue(csvPath: string, log: (line: string) => void = console.log): Promise<ImportSummary> {
+export async function importCatalogue(csvPath: string, log: (line: string) => void = console.log, opts: { threads?: number } = {}): Promise<ImportSummary> {
   const started = Date.now();
   const content = await fs.readFile(csvPath, 'utf8');
   const records = parse(content, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), skip_empty_lines: true, bom: true, relax_column_count: true, info: true, raw: true }) as {
@@ -165,24 +168,51 @@ export async function importCatalogue(csvPath: string, log: (line: string) => vo
   if (missing.length) throw new Error(`The CSV header lacks ${missing.join(', ')} (expected: ${CATALOGUE_COLUMNS.join(',')})`);
 
   const baseDir = path.dirname(path.resolve(csvPath));
-  const summary: ImportSummary = { rows: records.length, created: 0, updated: 0, skipped: [], featuresExtracted: 0, seconds: 0 };
+  const summary: ImportSummary = { rows: records.length, created: 0, updated: 0, skipped: [], featuresExtracted: 0, featureErrors: [], seconds: 0 };
   const width = String(records.length).length;
-  for (let i = 0; i < records.length; i++) {
-    const { record, info, raw } = records[i];
-    // info.lines is where the record ends: report the line it starts on (quoted fields may span lines)
-    const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
-    const progress = `[${String(i + 1).padStart(width)}/${records.length}]`;
-    try {
-      const row = await validateRow(record, line, baseDir);
-      const written = await writeRow(row);
+  // the features (most of an import's CPU) are computed on worker threads while the next rows are
+  // read and written; a few rows at most wait for theirs, so memory stays flat
+  const pool = new WorkerPool<Buffer, ComputedFeatures>(new URL('./catalogue-features.worker.ts', import.meta.url), computeImageFeatures, opts.threads ?? threadsFrom(process.env.IMPORT_THREADS));
+  const compute: Compute = (master) => pool.run(master);
+  const extracting = new Set<Promise<void>>();
+  try {
+    for (let i = 0; i < records.length; i++) {
+      const { record, info, raw } = records[i];
+      // info.lines is where the record ends: report the line it starts on (quoted fields may span lines)
+      const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+      const progress = `[${String(i + 1).padStart(width)}/${records.length}]`;
+      let written: Awaited<ReturnType<typeof writeRow>>;
+      let name: string;
+      try {
+        const row = await validateRow(record, line, baseDir);
+        name = row.name;
+        written = await writeRow(row);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        summary.skipped.push({ line, message });
+        log(`${progress} line ${line}: skipped (${message})`);
+        continue;
+      }
       summary[written.action]++;
-      summary.featuresExtracted += await storeImageFeatures(written.imageIds);
-      log(`${progress} ${written.action} ${row.name}`);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      summary.skipped.push({ line, message });
-      log(`${progress} line ${line}: skipped (${message})`);
+      log(`${progress} ${written.action} ${name}`);
+      const job: Promise<void> = storeImageFeatures(written.imageIds, { compute })
+        .then(
+          (n) => {
+            summary.featuresExtracted += n;
+          },
+          (error: unknown) => {
+            const message = error instanceof Error ? error.message : String(error);
+            summary.featureErrors.push({ line, message });
+            log(`line ${line}: ${name} was imported, but its photos could not be prepared for identification (${message})`);
+          },
+        )
+        .finally(() => extracting.delete(job));
+      extracting.add(job);
+      while (extracting.size >= Math.max(1, pool.threads) * 2) await Promise.race(extracting);
     }
+    await Promise.all(extracting);
+  } finally {
+    await pool.close();
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   return summary;
@@ -202,6 +232,8 @@ async function main() {
       `Imported ${s.rows} row(s) in ${s.seconds}s: ${s.created} created, ${s.updated} updated, ${s.skipped.length} skipped; features extracted for ${s.featuresExtracted} image(s).`,
     );
     for (const skip of s.skipped) console.log(`  line ${skip.line}: ${skip.message}`);
+    for (const failed of s.featureErrors) console.log(`  line ${failed.line}: imported, not identifiable (${failed.message})`);
+    if (s.featureErrors.length) process.exitCode = 1;
     if (s.skipped.length && s.created + s.updated === 0) process.exitCode = 1;
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -13,15 +13,14 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
-import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { prepareImage, type PreparedImage } from '../../app/services/images.server';
 import { computeImageFeatures, type ComputedFeatures } from '../../app/services/identification/index.server';
 import { pinSvg, type PinArt } from './pin-art';
+import { WorkerPool, threadsFrom } from '../../app/cli/worker-pool';
 
 export interface PinImage {
   prepared: PreparedImage;
@@ -126,37 +125,19 @@ class PhotoCache {
   }
 }
 
-interface Job {
-  art: PinArt;
-  resolve: (image: PinImage) => void;
-  reject: (error: unknown) => void;
-}
-
-/** The code a worker thread starts with: this repository's TypeScript loaded through tsx. */
-function workerSource(): string {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-  const entry = new URL('./pin-images.worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-}
-
 /**
  * Makes photos on `threads` worker threads (0: on this thread), in the order they are asked for,
  * each artwork once; `cacheDir` (or null) keeps them for the next seed.
  */
 export class PinImagePool {
-  private readonly queue: Job[] = [];
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Job>();
   private readonly made = new Map<string, Promise<PinImage>>();
   private readonly cache: PhotoCache | null;
-  private workers: Worker[] = [];
+  private readonly pool: WorkerPool<PinArt, PinImage>;
   readonly stats = { made: 0, cached: 0 };
 
-  constructor(
-    private readonly threads = Number(process.env.SEED_THREADS ?? availableParallelism()),
-    cacheDir: string | null = null,
-  ) {
+  constructor(threads = threadsFrom(process.env.SEED_THREADS), cacheDir: string | null = null) {
     this.cache = cacheDir ? new PhotoCache(cacheDir) : null;
+    this.pool = new WorkerPool(new URL('./pin-images.worker.ts', import.meta.url), renderPinImage, threads, revive);
   }
 
   /**
@@ -166,7 +147,7 @@ export class PinImagePool {
    */
   warm(): void {
     if (this.cache?.size()) return;
-    while (this.workers.length < this.threads) this.spawn();
+    this.pool.start();
   }
 
   render(art: PinArt): Promise<PinImage> {
@@ -185,60 +166,14 @@ export class PinImagePool {
       this.stats.cached++;
       return kept;
     }
-    const image = this.threads > 0 ? await this.onWorker(art) : await renderPinImage(art);
+    const image = await this.pool.run(art);
     this.cache?.write(svg, image);
     this.stats.made++;
     return image;
   }
 
-  private onWorker(art: PinArt): Promise<PinImage> {
-    return new Promise<PinImage>((resolve, reject) => {
-      this.queue.push({ art, resolve, reject });
-      if (this.workers.length < this.threads && this.idle.length === 0) this.spawn();
-      this.dispatch();
-    });
-  }
-
-  private spawn(): void {
-    const worker = new Worker(workerSource(), { eval: true });
-    this.workers.push(worker);
-    this.idle.push(worker);
-    worker.on('message', (message: { image?: PinImage; error?: string }) => {
-      const job = this.busy.get(worker);
-      this.busy.delete(worker);
-      this.idle.push(worker);
-      if (job) {
-        if (message.image) job.resolve(revive(message.image));
-        else job.reject(new Error(message.error ?? 'a worker failed to make a photo'));
-      }
-      this.dispatch();
-    });
-    const fail = (error: unknown) => {
-      this.busy.get(worker)?.reject(error);
-      this.busy.delete(worker);
-      this.workers = this.workers.filter((w) => w !== worker);
-      const at = this.idle.indexOf(worker);
-      if (at >= 0) this.idle.splice(at, 1);
-      // the photos still asked for go to the other workers, or to this thread when none is left
-      if (this.workers.length === 0) for (const job of this.queue.splice(0)) renderPinImage(job.art).then(job.resolve, job.reject);
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`a seed worker stopped (exit code ${code})`)));
-  }
-
-  private dispatch(): void {
-    while (this.idle.length && this.queue.length) {
-      const worker = this.idle.shift() as Worker;
-      const job = this.queue.shift() as Job;
-      this.busy.set(worker, job);
-      worker.postMessage(job.art);
-    }
-  }
-
-  async close(): Promise<void> {
-    const workers = this.workers;
-    this.workers = [];
-    await Promise.all(workers.map((w) => w.terminate()));
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 

@@ -120,6 +120,9 @@ export interface ComputedFeatures {
 }
 
 /** Extracts an image's features and decodes its pixels (no database work: the seed runs it on worker threads). */
+/** How an image's features are computed: on this thread, or elsewhere (the catalogue import's worker threads). */
+export type Compute = (master: Buffer) => Promise<ComputedFeatures>;
+
 export async function computeImageFeatures(master: Buffer): Promise<ComputedFeatures> {
   const features = await extractFeatures(master);
   return { features, pixels: await referencePixels(await getCV(), master, features) };
@@ -139,10 +142,10 @@ export async function storeComputedFeatures(imageId: string, computed: ComputedF
  * Extracts and stores features for one stored image, with its decoded pixels
  * (reference-pixels.server.ts); returns the features (null if the image is gone).
  */
-async function extractAndStore(imageId: string): Promise<Uint8Array | null> {
+async function extractAndStore(imageId: string, compute: Compute = computeImageFeatures): Promise<Uint8Array | null> {
   const master = await getImageMaster(imageId);
   if (!master) return null;
-  const computed = await computeImageFeatures(master);
+  const computed = await compute(master);
   await storeComputedFeatures(imageId, computed);
   return computed.features;
 }
@@ -372,14 +375,14 @@ export function resetVisualIndex(): void {
  * engine, and the pixels of those stored without them (no memory index involved). The catalogue
  * import uses it so a server started afterwards loads them at once. Returns how many were extracted.
  */
-export async function storeImageFeatures(imageIds: string[], opts: { force?: boolean } = {}): Promise<number> {
+export async function storeImageFeatures(imageIds: string[], opts: { force?: boolean; compute?: Compute } = {}): Promise<number> {
   let extracted = 0;
   for (const imageId of new Set(imageIds)) {
     if (!opts.force && (await storedFeatures(imageId))) {
       if (!(await storedPixels(imageId))) await storePixels(imageId);
       continue;
     }
-    if (await extractAndStore(imageId)) extracted++;
+    if (await extractAndStore(imageId, opts.compute)) extracted++;
   }
   return extracted;
 }
