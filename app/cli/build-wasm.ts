@@ -2,15 +2,14 @@
  * Assembles the WebAssembly kernels of app/services/identification (`hamming.wat`, the descriptor
  * matching; `pixels.wat`, grayscale and Gaussian blurs; `ncc.wat`, the detail check's correlation
  * sums; `ransac.wat`, the quick RANSAC inlier count; `brief.wat`, ORB's pyramid levels and descriptors;
- * `words.wat`, a photo's visual words;
- * `spectrum.wat`, the motion-blur estimate's windows and power sums) into
+ * `words.wat`, a photo's visual words) into
  * `<name>-wasm.ts` beside each, as base64, with wabt (the WebAssembly binary toolkit):
  *
  *   npm run wasm
  *
  * Run it after changing a .wat file; the unit tests (`descriptor-matching.test.ts`,
  * `pixel-kernels.test.ts`, `ncc-sums.test.ts`, `ransac-count.test.ts`, `orb-descriptors.test.ts`,
- * `visual-words.test.ts`, `motion-blur.test.ts`) fail while a kernel and its text disagree. The server
+ * `visual-words.test.ts`) fail while a kernel and its text disagree. The server
  * and the tests read the committed bytes and need no assembler.
  */
 import fs from 'node:fs';
@@ -20,7 +19,7 @@ import wabt from 'wabt';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../services/identification');
 
-export const KERNELS = ['hamming', 'pixels', 'ncc', 'ransac', 'brief', 'words', 'spectrum'] as const;
+export const KERNELS = ['hamming', 'pixels', 'ncc', 'ransac', 'brief', 'words'] as const;
 export type KernelName = (typeof KERNELS)[number];
 
 /** A kernel's bytes, assembled from its text. */

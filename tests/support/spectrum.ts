@@ -1,7 +1,7 @@
 /**
  * The motion-blur estimate's mean power spectrum with its windowing and power sums in plain
- * JavaScript, as blur.server.ts computed them before they moved to `spectrum.wat` (the halved photo
- * is the engine's own, unchanged): the unit test holds the kernel's doubles to these, bit for bit.
+ * JavaScript, in doubles (the halved photo is the engine's own): the unit test holds the engine's
+ * spectrum, windowed and summed by OpenCV in floats, close to this.
  */
 import { halvedWindows } from '~/services/identification/blur.server';
 import type { CV } from '~/services/identification/opencv.server';

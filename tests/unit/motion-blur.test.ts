@@ -6,8 +6,6 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deblurGray, estimateMotionBlur, powerSpectrum } from '~/services/identification/blur.server';
-import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
-import { SPECTRUM_WASM } from '~/services/identification/spectrum-wasm';
 import { decodeRGB, toGray } from '~/services/identification/features.server';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -98,12 +96,12 @@ describe('motion blur', () => {
   });
 });
 
-describe("the estimate's power spectrum (spectrum.wat)", () => {
-  /** The first index where the two differ (-1: none), compared as bits (Object.is: -0 and NaN too). */
-  function firstDifference(a: Float64Array, b: Float64Array): number {
-    if (a.length !== b.length) return 0;
-    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
-    return -1;
+describe("the estimate's power spectrum", () => {
+  /** The largest difference between the two spectra's logs (what the estimate's tests read). */
+  function logDifference(a: Float64Array, b: Float64Array, count: number): number {
+    let most = 0;
+    for (let i = 0; i < a.length; i++) most = Math.max(most, Math.abs(Math.log(a[i] / count + 1e-2) - Math.log(b[i] / count + 1e-2)));
+    return most;
   }
 
   async function grayAt(photo: Buffer, side: number) {
@@ -111,7 +109,7 @@ describe("the estimate's power spectrum (spectrum.wat)", () => {
     return { gray: toGray(img), width: img.width, height: img.height };
   }
 
-  it("gives the JavaScript's doubles bit for bit, sharp or smeared, upright or turned", async () => {
+  it('is the plain sum of the windows\' powers, sharp or smeared, upright or turned', async () => {
     const photos = [
       await phonePhoto(await pinArtwork(31)),
       await phonePhoto(await pinArtwork(44, 'HAWKS', 2016), { rotate: 23 }),
@@ -121,18 +119,12 @@ describe("the estimate's power spectrum (spectrum.wat)", () => {
       // at the engine's 1,024 px, and at sizes whose halves are no multiple of a window's step
       for (const { gray, width, height } of [await grayOf(photo), await grayAt(photo, 701), await grayAt(photo, 333)]) {
         const ours = powerSpectrum(cv, gray, width, height);
-        const theirs = javascriptPowerSpectrum(cv, gray, width, height);
-        expect(ours && theirs, `photo ${k}`).toBeTruthy();
-        expect(ours!.count, `photo ${k}, ${width} x ${height}`).toBe(theirs!.count);
-        expect(firstDifference(ours!.power, theirs!.power), `photo ${k}, ${width} x ${height}`).toBe(-1);
+        const plain = javascriptPowerSpectrum(cv, gray, width, height);
+        expect(ours && plain, `photo ${k}`).toBeTruthy();
+        expect(ours!.count, `photo ${k}, ${width} x ${height}`).toBe(plain!.count);
+        expect(logDifference(ours!.power, plain!.power, plain!.count), `photo ${k}, ${width} x ${height}`).toBeLessThan(1e-3);
       }
     }
     expect(powerSpectrum(cv, new Uint8Array(200 * 200), 200, 200)).toBeNull();
-  });
-
-  it('runs the kernel assembled from its text', async () => {
-    const bytes = await assembleKernel('spectrum');
-    expect(Buffer.from(SPECTRUM_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
-    expect(kernelModuleSource('spectrum', bytes)).toContain(SPECTRUM_WASM);
   });
 });

@@ -11,23 +11,6 @@
 // grayscale the features are found on. The colour and detail checks still compare the photo as it was
 // taken: their thresholds were fitted on photos as they are, and a deconvolved photo carries ringing.
 import type { CV } from "./opencv.server";
-import { SPECTRUM_WASM } from "./spectrum-wasm";
-import { threadKernel } from "./wasm.server";
-
-interface SpectrumExports {
-  window(half: number, w: number, x0: number, y0: number, mean: number, hann: number, out: number): void;
-  accumulate(spec: number, power: number, n: number): void;
-}
-
-/**
- * The thread's instance of `spectrum.wat` (the estimate's windowing and power sums, the same bits as
- * in JavaScript: the spectrum took 6.1 ms a photo against 8.1; how to measure it:
- * app/services/identification/README.md, "Benchmarks"), in a memory of its own; the Hann window is
- * placed in it once.
- */
-const spectrumKernel = threadKernel<SpectrumExports>(SPECTRUM_WASM, 16);
-let hannPlaced = false;
-
 /** A straight motion blur: the segment's direction in degrees (image axes, y down) and its length in pixels. */
 export interface MotionBlur {
   angle: number;
@@ -130,47 +113,45 @@ export function halvedWindows(gray: Uint8Array, width: number, height: number, h
 
 /**
  * The mean power spectrum of a grayscale photo, halved (2 x 2 means), over its overlapping 128 px
- * windows (STEP apart), each less its mean and times the Hann window: N x N doubles, unshifted, and
- * how many windows; null when the halved photo is smaller than a window. The windowing and the sums
- * run in `spectrum.wat`, OpenCV's DFT between them.
+ * windows (STEP apart), each less its mean and times the Hann window: N x N values, unshifted, and
+ * how many windows; null when the halved photo is smaller than a window. OpenCV windows (`multiply`),
+ * transforms (`dft`) and sums the powers.
  */
 export function powerSpectrum(cv: CV, gray: Uint8Array, width: number, height: number): { power: Float64Array; count: number } | null {
   const w = width >> 1, h = height >> 1;
   if (w < WIN || h < WIN) return null;
-  const N = WIN, NN = N * N, HALF_SPECTRUM = (N / 2 + 1) * N;
-  // the kernel's memory: the Hann window, the halved photo, a window, a spectrum's first rows, the power
-  const hannAt = 0;
-  const halfAt = hannAt + NN * 4;
-  const winAt = halfAt + ((w * h * 4 + 15) & ~15);
-  const specAt = winAt + NN * 4;
-  const powerAt = specAt + HALF_SPECTRUM * 8;
-  const { memory, exports } = spectrumKernel(powerAt + NN * 8);
-  if (!hannPlaced) {
-    new Float32Array(memory.buffer, hannAt, NN).set(spectrumTables().hann);
-    hannPlaced = true;
-  }
-  const windows = halvedWindows(gray, width, height, new Float32Array(memory.buffer, halfAt, w * h));
-  const power = new Float64Array(memory.buffer, powerAt, NN).fill(0);
-  const windowed = new Float32Array(memory.buffer, winAt, NN);
-  const spectrum = new Float32Array(memory.buffer, specAt, HALF_SPECTRUM * 2);
-  const patch = new cv.Mat(N, N, cv.CV_32F);
+  const N = WIN, NN = N * N;
+  const half = new cv.Mat(h, w, cv.CV_32F);
+  const hann = new cv.Mat();
+  const windowed = new cv.Mat();
   const spec = new cv.Mat();
+  const squares = new cv.Mat();
+  const sum = new cv.Mat(N, N, cv.CV_32FC2, new cv.Scalar(0, 0, 0, 0));
   try {
+    // a view of OpenCV's memory, filled before its next allocation
+    const windows = halvedWindows(gray, width, height, half.data32F as Float32Array);
+    hann.create(N, N, cv.CV_32F);
+    (hann.data32F as Float32Array).set(spectrumTables().hann);
     for (const { x0, y0, mean } of windows) {
-      exports.window(halfAt, w, x0, y0, mean, hannAt, winAt);
-      (patch.data32F as Float32Array).set(windowed); // a view of OpenCV's memory, taken after its last allocation
-      cv.dft(patch, spec, cv.DFT_COMPLEX_OUTPUT);
-      // the spectrum of a real patch is symmetric about its origin: the rows up to N/2 hold all of it
-      spectrum.set((spec.data32F as Float32Array).subarray(0, HALF_SPECTRUM * 2));
-      exports.accumulate(specAt, powerAt, HALF_SPECTRUM);
+      const roi = half.roi(new cv.Rect(x0, y0, N, N));
+      try {
+        roi.convertTo(windowed, cv.CV_32F, 1, -mean);
+      } finally {
+        roi.delete();
+      }
+      cv.multiply(windowed, hann, windowed);
+      cv.dft(windowed, spec, cv.DFT_COMPLEX_OUTPUT);
+      // re * re and im * im, summed over the windows; the two are added below
+      cv.multiply(spec, spec, squares);
+      cv.add(sum, squares, sum);
     }
+    const s = sum.data32F as Float32Array;
+    const power = new Float64Array(NN);
+    for (let i = 0; i < NN; i++) power[i] = s[2 * i] + s[2 * i + 1];
+    return { power, count: windows.length };
   } finally {
-    patch.delete();
-    spec.delete();
+    for (const m of [half, hann, windowed, spec, squares, sum]) m.delete();
   }
-  const out = power.slice();
-  for (let y = N / 2 + 1; y < N; y++) for (let x = 0; x < N; x++) out[y * N + x] = out[(N - y) * N + ((N - x) % N)];
-  return { power: out, count: windows.length };
 }
 
 /**
