@@ -19,6 +19,7 @@ import { cachedRemixHandler, createPageCache } from './page-cache.js';
 import { BROTLI_PAGE_PARAMS } from './page-compression.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
 import { installDataRoutesCache, installRouteMatchCache, installServerRoutesCache, installStaticHandlerMatchCache } from './route-match-cache.js';
+import { installLoaderRequestPassThrough } from './loader-request.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
 const problem = configurationProblem();
@@ -34,6 +35,8 @@ installRouteMatchCache();
 installStaticHandlerMatchCache();
 installServerRoutesCache();
 installDataRoutesCache();
+// a loader gets the request itself when Remix's copy would be the same (loader-request.js)
+installLoaderRequestPassThrough();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_PATH = path.join(root, 'build/index.js');
