@@ -12,6 +12,8 @@
  * the new request's in the HTML and in the header.
  */
 
+import { endWhole, isWholeAnswer } from './page-compression.js';
+
 /** Paths whose answer to a visitor depends only on the URL, the time zone and the database. */
 const PUBLIC_PAGES = [/^\/$/, /^\/browse$/, /^\/pins\/[^/]+$/];
 
@@ -101,7 +103,8 @@ export function createPageCache({ stamp, ttlMs = 10_000, maxEntries = 500, maxBy
 /**
  * The Express handler for Remix with the page cache in front: `handle(request, loadContext)` is
  * Remix's handler (`createRequestHandler` of @remix-run/node), `toRequest` and `send` the Express
- * adapter's conversions.
+ * adapter's conversions. An HTML page (kept or not) or JSON is sent whole and compressed in one
+ * call (page-compression.js); other answers (files, CSV, event streams) go through `send`.
  */
 export function cachedRemixHandler({ cache, handle, toRequest, send, loadContext }) {
   return async (req, res, next) => {
@@ -115,19 +118,20 @@ export function cachedRemixHandler({ cache, handle, toRequest, send, loadContext
           res.status(hit.status);
           for (const [name, value] of hit.headers) res.append(name, value);
           res.set('X-Page-Cache', 'hit');
-          res.end(hit.body);
+          endWhole(req, res, hit.body);
           return;
         }
       }
       const response = await handle(toRequest(req, res), await loadContext(req, res));
-      if (key && current !== null && response.status === 200 && !response.headers.has('set-cookie') && response.body) {
+      const keep = key && current !== null && response.status === 200 && !response.headers.has('set-cookie') && response.body;
+      if (keep || (response.body && isWholeAnswer(response.headers.get('content-type')))) {
         const body = Buffer.from(await response.arrayBuffer());
         const headers = [...response.headers.entries()];
-        cache.set(key, current, { status: response.status, headers, body, nonce });
+        if (keep) cache.set(key, current, { status: response.status, headers, body, nonce });
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);
-        res.set('X-Page-Cache', 'miss');
-        res.end(body);
+        if (keep) res.set('X-Page-Cache', 'miss');
+        endWhole(req, res, body);
         return;
       }
       await send(res, response);

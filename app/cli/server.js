@@ -8,7 +8,6 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import expressAdapter from '@remix-run/express/dist/server.js';
 import { broadcastDevReady, createRequestHandler, installGlobals } from '@remix-run/node';
@@ -17,8 +16,10 @@ import express from 'express';
 import morgan from 'morgan';
 import { bodyLimits } from './body-limits.js';
 import { cachedRemixHandler, createPageCache } from './page-cache.js';
+import { BROTLI_PAGE_PARAMS } from './page-compression.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
-import { installRouteMatchCache, installServerRoutesCache } from './route-match-cache.js';
+import { installDataRoutesCache, installRouteMatchCache, installServerRoutesCache, installStaticHandlerMatchCache } from './route-match-cache.js';
+import { installLoaderRequestPassThrough } from './loader-request.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
 const problem = configurationProblem();
@@ -28,10 +29,14 @@ if (problem) {
 }
 
 installGlobals({ nativeFetch: true });
-// route matching remembered per pathname instead of redone 3-4 times a page, and the route objects
-// React renders from built once per build (route-match-cache.js)
+// route matching remembered per pathname instead of redone 3-4 times a page (the static handler's
+// own too), and the route objects React renders from built once per build (route-match-cache.js)
 installRouteMatchCache();
+installStaticHandlerMatchCache();
 installServerRoutesCache();
+installDataRoutesCache();
+// a loader gets the request itself when Remix's copy would be the same (loader-request.js)
+installLoaderRequestPassThrough();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_PATH = path.join(root, 'build/index.js');
@@ -41,10 +46,9 @@ const build = await import(BUILD_PATH);
 const app = express();
 app.disable('x-powered-by');
 app.set('trust proxy', process.env.TRUST_PROXY === '0' ? false : 1);
-// brotli at quality 4 (the middleware's default) with a 256 KB window instead of 4 MB: the same
-// bytes for a page (pages are far smaller) at a quarter of the CPU (a 42 KB browse page: 1.1 ms
-// -> 0.27 ms; gzip takes 0.26 ms for 3% more bytes)
-app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
+// brotli as for pages (page-compression.js: quality 4, a 256 KB window); pages themselves are
+// compressed in one call when they are sent (page-cache.js), this compresses the other answers
+app.use(compression({ brotli: { params: BROTLI_PAGE_PARAMS } }));
 // Remix flushes after every chunk it streams; with compression on, each flush ends a deflate block
 // and nearly doubles the gzip size of a page. Pages here do not stream deferred data, so let zlib
 // fill its blocks (a 24-card browse page: 11.5 KB gzip with flushes, about 6 KB without).

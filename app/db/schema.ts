@@ -259,6 +259,15 @@ export const pins = sqliteTable(
     index('pins_value_idx').on(t.estimatedValueCents, t.createdAt, t.id),
     index('pins_org_idx').on(t.organizationId, t.createdAt, t.id),
     index('pins_year_idx').on(t.year, t.createdAt, t.id),
+    // the broad filters (rarity: about a quarter of the pins each; year: a sixteenth) with each other
+    // sort, so a filtered page sorted by name, value, year or rarity is read in index order too; an
+    // organization holds few enough pins to sort (0011_filter_sorts)
+    index('pins_rarity_sort_name_idx').on(t.rarity, sql`${t.name} collate nocase`, t.id),
+    index('pins_rarity_sort_value_idx').on(t.rarity, t.estimatedValueCents, t.createdAt, t.id),
+    index('pins_rarity_sort_year_idx').on(t.rarity, t.year, t.createdAt, t.id),
+    index('pins_year_sort_name_idx').on(t.year, sql`${t.name} collate nocase`, t.id),
+    index('pins_year_sort_value_idx').on(t.year, t.estimatedValueCents, t.createdAt, t.id),
+    index('pins_year_sort_rarity_idx').on(t.year, t.rarityScore, t.createdAt, t.id),
     index('pins_team_idx').on(t.teamId),
     index('pins_creator_idx').on(t.createdBy),
     index('pins_featured_idx').on(t.isFeatured),

@@ -7,33 +7,23 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { toCardData } from '~/components/pin-card';
 import { listDailyChallenges } from '~/services/challenges.server';
-import { communityCountsOf } from '~/services/community.server';
-import { recentIdentifications } from '~/services/feed.server';
-import { highestValuePins, homeTabCounts, newestPins, rarestPins } from '~/services/pins.server';
+import { homeLists, type HomeTab } from '~/services/home.server';
 import { optionalUser } from '~/http/guards.server';
 import { page } from '~/http/page.server';
-
-
-type TabKey = 'newest' | 'rarest' | 'value';
 
 export async function homeLoader({ request }: LoaderFunctionArgs) {
   return page(async () => {
     const param = new URL(request.url).searchParams.get('tab');
-    const tab: TabKey = param === 'rarest' || param === 'value' ? param : 'newest';
-    const [counts, tabPins, recent, challenges] = await Promise.all([
-      homeTabCounts(),
-      tab === 'rarest' ? rarestPins(4, { ultraRareOnly: true }) : tab === 'value' ? highestValuePins(4) : newestPins(4),
-      recentIdentifications(6),
-      optionalUser(request).then((user) => listDailyChallenges(user)),
-    ]);
-    // one query for the likes and comments of every card on the page
-    const community = await communityCountsOf([...tabPins.map((p) => p.id), ...recent.map((r) => r.pin.id)]);
+    const tab: HomeTab = param === 'rarest' || param === 'value' ? param : 'newest';
+    // the lists are the same for everyone and kept until the database is written to (home.server.ts)
+    const [lists, challenges] = await Promise.all([homeLists(tab), optionalUser(request).then((user) => listDailyChallenges(user))]);
+    const { counts, community } = lists;
     const card = <P extends Parameters<typeof toCardData>[0]>(p: P) => toCardData({ ...p, ...community.get(p.id) });
     return json({
       tab,
       counts,
-      pins: tabPins.map((p) => ({ ...card(p), estimatedValue: p.estimatedValue })),
-      recent: recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: card(r.pin) })),
+      pins: lists.pins.map((p) => ({ ...card(p), estimatedValue: p.estimatedValue })),
+      recent: lists.recent.map((r) => ({ id: r.id, confidence: r.confidence, pin: card(r.pin) })),
       challenges: { signedIn: challenges.signedIn, list: challenges.challenges },
     });
   });

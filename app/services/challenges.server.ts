@@ -18,7 +18,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { assertCanReadCollection, type Actor } from '~/auth/permissions';
-import { db, transaction, type Db } from '~/db/index.server';
+import { db, prepared, transaction, type Db } from '~/db/index.server';
 import { dailyChallenges, userChallengeProgress, userStats, users, type Rarity } from '~/db/schema';
 import { ChallengeQuerySchema } from '~/forms/challenges';
 import { CHALLENGE_TYPES, RARITIES } from '~/utils/constants';
@@ -103,9 +103,13 @@ const typeOrder = (t: ChallengeType) => CHALLENGE_TYPES.indexOf(t);
 const byType = (a: ChallengeRow, b: ChallengeRow) => typeOrder(a.type) - typeOrder(b.type);
 
 async function readDay(database: Db, day: string): Promise<ChallengeRow[]> {
-  const rows = await database.select().from(dailyChallenges).where(eq(dailyChallenges.activeDate, day)).orderBy(asc(dailyChallenges.type));
+  // outside a transaction (the home page, on every visit): built and prepared once
+  const rows = database === db() ? await dayQuery().all({ day }) : await database.select().from(dailyChallenges).where(eq(dailyChallenges.activeDate, day)).orderBy(asc(dailyChallenges.type));
   return rows.sort(byType);
 }
+const dayQuery = prepared((conn) =>
+  conn.select().from(dailyChallenges).where(eq(dailyChallenges.activeDate, sql.placeholder('day'))).orderBy(asc(dailyChallenges.type)).prepare(),
+);
 
 async function insertDay(tx: Db, day: string): Promise<void> {
   const expiresAt = new Date(dayBounds(day).end);
@@ -281,15 +285,19 @@ async function challengesOf(day: string, now: Date): Promise<ChallengeRow[]> {
   return day === challengeDay(now) ? ensureDailyChallenges(day) : readDay(db(), day);
 }
 
+// a signed-in visitor's home page reads it every time: built and prepared once
+const progressQuery = prepared((conn) =>
+  conn
+    .select()
+    .from(userChallengeProgress)
+    .innerJoin(dailyChallenges, eq(dailyChallenges.id, userChallengeProgress.challengeId))
+    .where(and(eq(userChallengeProgress.userId, sql.placeholder('userId')), eq(dailyChallenges.activeDate, sql.placeholder('day'))))
+    .prepare(),
+);
+
 async function withProgress(userId: string, rows: ChallengeRow[]): Promise<ChallengeProgressDto[]> {
   const ids = new Set(rows.map((r) => r.id));
-  const mine = rows.length
-    ? await db()
-        .select()
-        .from(userChallengeProgress)
-        .innerJoin(dailyChallenges, eq(dailyChallenges.id, userChallengeProgress.challengeId))
-        .where(and(eq(userChallengeProgress.userId, userId), eq(dailyChallenges.activeDate, rows[0].activeDate)))
-    : [];
+  const mine = rows.length ? await progressQuery().all({ userId, day: rows[0].activeDate }) : [];
   const by = new Map(mine.filter((m) => ids.has(m.user_challenge_progress.challengeId)).map((m) => [m.user_challenge_progress.challengeId, m.user_challenge_progress]));
   return rows.map((c) => {
     const p = by.get(c.id);

@@ -167,18 +167,22 @@ export interface PinCommunityCounts {
 export async function communityCountsOf(pinIds: string[]): Promise<Map<string, PinCommunityCounts>> {
   const ids = [...new Set(pinIds)];
   if (!ids.length) return new Map();
-  const list = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const rows = await db().all<{ pin_id: string; likes: number; comments: number }>(sql`
-    select pin_id, sum(likes) as likes, sum(comments) as comments from (
-      select pin_id, count(*) as likes, 0 as comments from pin_reactions where pin_id in (${list}) and type = 'like' group by pin_id
-      union all
-      select pin_id, 0, count(*) from pin_comments where pin_id in (${list}) group by pin_id
-    ) group by pin_id`);
-  return new Map(rows.map((r) => [r.pin_id, { likes: Number(r.likes), comments: Number(r.comments) }]));
+  const rows = await communityCountsQuery().all({ ids: JSON.stringify(ids) });
+  return new Map(rows.map((r) => [r.pinId, { likes: Number(r.likes), comments: Number(r.comments) }]));
 }
+// on every page with cards: built and prepared once (the ids go in as one JSON array)
+const communityCountsQuery = prepared((conn) =>
+  conn
+    .select({ pinId: sql<string>`pin_id`, likes: sql<number>`likes`, comments: sql<number>`comments` })
+    .from(
+      sql`(select pin_id, sum(likes) as likes, sum(comments) as comments from (
+        select pin_id, count(*) as likes, 0 as comments from pin_reactions where pin_id in (select value from json_each(${sql.placeholder('ids')})) and type = 'like' group by pin_id
+        union all
+        select pin_id, 0, count(*) from pin_comments where pin_id in (select value from json_each(${sql.placeholder('ids')})) group by pin_id
+      ) group by pin_id)`,
+    )
+    .prepare(),
+);
 
 /** Cards with their like and comment counts (only the ones that have some). */
 export async function withCommunityCounts<T extends { id: string }>(cards: T[]): Promise<(T & Partial<PinCommunityCounts>)[]> {

@@ -506,10 +506,19 @@ const bm25 = sql`bm25(pins_fts, 10.0, 4.0, 3.0, 1.0)`;
  * checks each pin against the matches as a set.
  */
 function buildListQueries(conn: Db, shape: ListShape) {
+  // In an order other than newest, one filter's index drives the page (0011_filter_sorts: rarity
+  // and year each with every other sort; an organization's few pins are sorted): the organization
+  // when there is one, else the year, else the rarity. The others are checked on each pin (a
+  // unary + keeps their index out); left to itself, SQLite drove rarity + organization sorted by
+  // name from the rarity's index and read 70 ms of rows for page 50 at 100,000 pins.
+  const newest = shape.sort === 'newest';
+  const driver = newest ? null : shape.organization ? 'organization' : shape.year ? 'year' : 'rarity';
+  const filterOn = (column: typeof pins.rarity | typeof pins.organizationId | typeof pins.year, name: string, drives: boolean) =>
+    drives ? sql`${column} = ${sql.placeholder(name)}` : sql`+${column} = ${sql.placeholder(name)}`;
   const filters: SQL[] = [];
-  if (shape.rarity) filters.push(eq(pins.rarity, sql.placeholder('rarity')));
-  if (shape.organization) filters.push(eq(pins.organizationId, sql.placeholder('organizationId')));
-  if (shape.year) filters.push(eq(pins.year, sql.placeholder('year')));
+  if (shape.rarity) filters.push(filterOn(pins.rarity, 'rarity', newest || driver === 'rarity'));
+  if (shape.organization) filters.push(filterOn(pins.organizationId, 'organizationId', newest || driver === 'organization'));
+  if (shape.year) filters.push(filterOn(pins.year, 'year', newest || driver === 'year'));
   const order = pinOrder(shape.sort, shape.dir);
 
   if (!shape.search) {

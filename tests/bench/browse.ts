@@ -211,6 +211,13 @@ async function main() {
       { name: 'search "baseball", sort name, page 10', params: { q: 'baseball', sort: 'name', page: '10' } },
       { name: 'search "sharks" + year=2019', params: { q: 'sharks', year: '2019' } },
       { name: 'rarity=rare, page 50', params: { rarity: 'rare', page: '50' } },
+      // a filter in another order: walks the filter's index in that order (0011_filter_sorts)
+      { name: 'rarity=rare, sort name', params: { rarity: 'rare', sort: 'name' } },
+      { name: 'rarity=rare, sort value, page 50', params: { rarity: 'rare', sort: 'value', page: '50' } },
+      { name: 'year=2019, sort name, page 10', params: { year: '2019', sort: 'name', page: '10' } },
+      { name: 'organization, sort value', params: { organizationId: org.id, sort: 'value' } },
+      { name: 'rarity + organization, sort name, page 5', params: { rarity: 'rare', organizationId: org.id, sort: 'name', page: '5' } },
+      { name: 'search "baseball" + rarity, sort name', params: { q: 'baseball', rarity: 'rare', sort: 'name' } },
       { name: 'search + filters, page 2 (asOf)', params: { q: 'baseball', rarity: 'common', organizationId: org.id, page: '2', asOf: String(Date.now()) } },
     ];
     const rows: Row[] = [];

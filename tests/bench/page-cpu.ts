@@ -4,10 +4,14 @@
  * Prints the CPU milliseconds per request, and each page's multiple of /healthz's. With --rounds R
  * every URL is measured R times in turn and the median is printed (the machine may be shared).
  * --only home,browse measures those rows only; --profile DIR also writes a V8 CPU profile of the
- * server (node --cpu-prof) there and prints the functions that took the most time.
+ * server (node --cpu-prof) there and prints the functions that took the most time (and the
+ * measured stretch beside it, `<profile>.window.json`). --signed-in asks for the pages as a
+ * signed-in collector (the seed's player@pindex.test, a session made in the copy of the database):
+ * rendered every time, as the page cache keeps only visitors' pages. PAGE_CACHE=0 in the
+ * environment renders visitors' pages every time too.
  *
  *   npx tsx tests/bench/page-cpu.ts --db tests/.tmp/seeded.db [--n 200] [--rounds 5] [--port 3492]
- *     [--only home,'pin detail'] [--profile tests/.tmp/prof]
+ *     [--only home,'pin detail'] [--signed-in] [--profile tests/.tmp/prof]
  * Linux only (reads /proc); needs `npm run build` first.
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createCookie } from '@remix-run/node';
 import Database from 'better-sqlite3';
 import { SERVER_NODE_FLAGS } from '../../app/cli/server-flags.js';
 
@@ -30,6 +35,8 @@ const PORT = Number(arg('port') ?? 3492);
 const ROUNDS = Number(arg('rounds') ?? 1);
 const ONLY = arg('only')?.split(',');
 const PROFILE = arg('profile');
+const SIGNED_IN = args.includes('--signed-in');
+const SESSION_SECRET = 'bench-secret';
 const TICK_MS = 1000 / 100; // USER_HZ
 
 function cpuMs(pid: number): number {
@@ -44,14 +51,25 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-cpu-'));
   const file = path.join(dir, 'cpu.db');
   fs.copyFileSync(SOURCE, file);
-  const db = new Database(file, { readonly: true });
+  const db = new Database(file);
   const pin = db.prepare('select id from pins order by created_at desc limit 1').get() as { id: string };
+  // a signed-in collector's session, signed as the server signs it (app/auth/session.server.ts)
+  let cookie: Record<string, string> = {};
+  if (SIGNED_IN) {
+    const user = db.prepare("select id from users where email = 'player@pindex.test'").get() as { id: string } | undefined;
+    if (!user) throw new Error('--signed-in needs the seed\'s player@pindex.test');
+    const sid = 'bench-session';
+    const sess = JSON.stringify({ userId: user.id, refreshedAt: Date.now() });
+    db.prepare('insert into sessions (sid, sess, expire, user_id) values (?, ?, ?, ?)').run(sid, sess, Date.now() + 86_400_000, user.id);
+    const value = await createCookie('__pindex_session', { secrets: [SESSION_SECRET] }).serialize(sid);
+    cookie = { Cookie: value.split(';')[0] };
+  }
   db.close();
   const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profiling, path.join(root, 'app/cli/server.js')], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret', IDENTIFY_WORKER: 'off' },
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET, IDENTIFY_WORKER: 'off' },
   });
   const base = `http://127.0.0.1:${PORT}`;
   try {
@@ -65,13 +83,17 @@ async function main() {
     const chunk = [...html.matchAll(/\/build\/_shared\/[\w-]+\.js/g)].map((m) => m[0])[0];
     const urls: [string, string, Record<string, string>][] = [
       ['/healthz', '/healthz', {}],
-      ['home', '/', { 'Accept-Encoding': 'gzip, br' }],
-      ['browse', '/browse', { 'Accept-Encoding': 'gzip, br' }],
-      ['pin detail', `/pins/${pin.id}`, { 'Accept-Encoding': 'gzip, br' }],
+      ['home', '/', { 'Accept-Encoding': 'gzip, br', ...cookie }],
+      ['browse', '/browse', { 'Accept-Encoding': 'gzip, br', ...cookie }],
+      ['pin detail', `/pins/${pin.id}`, { 'Accept-Encoding': 'gzip, br', ...cookie }],
       ['a framework chunk (gzip)', chunk, { 'Accept-Encoding': 'gzip' }],
     ];
     const chosen = urls.filter(([name], i) => i === 0 || !ONLY || ONLY.includes(name));
     for (const [, url, headers] of chosen) for (let i = 0; i < 30; i++) await fetch(base + url, { headers }).then((r) => r.arrayBuffer());
+    if (SIGNED_IN) {
+      const html = await fetch(`${base}/`, { headers: cookie }).then((r) => r.text());
+      if (!html.includes('PinHunter')) throw new Error('the session did not sign the collector in');
+    }
     const samples = chosen.map(() => [] as number[]);
     // V8's profile clock is the system's monotonic clock in microseconds, as process.hrtime
     window[0] = Number(process.hrtime.bigint() / 1000n);
@@ -128,6 +150,8 @@ function printProfile(dir: string) {
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
     total += ms;
   });
+  // the measured stretch, for other readings of the same profile
+  fs.writeFileSync(`${file}.window.json`, JSON.stringify({ from: window[0], to: window[1] }));
   console.log(`\n${file}: ${total.toFixed(0)} ms of samples while measuring, the top 40 by self time`);
   for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
     console.log(`${((ms / total) * 100).toFixed(1).padStart(5)}%  ${key}`);

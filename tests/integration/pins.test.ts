@@ -218,6 +218,55 @@ describe('search and lists', () => {
     expect(await listPinYears()).toEqual(expect.arrayContaining([2021, 2019]));
   });
 
+  it('lists every combination of rarity, year and organization in each order, page by page, as a plain sort would', async () => {
+    const orgs = [(await makeOrg('Combo League One')).id, (await makeOrg('Combo League Two')).id];
+    const rarities = ['common', 'rare', 'ultra_rare'] as const;
+    const made: { name: string; organizationId: string; rarity: string; year: number | null; value: number | null; score: number; at: number }[] = [];
+    for (let i = 0; i < 36; i++) {
+      const pin = {
+        name: `Combo ${['delta', 'Alpha', 'charlie', 'Bravo'][i % 4]} ${String(i).padStart(2, '0')}`,
+        organizationId: orgs[i % 2],
+        rarity: rarities[i % 3],
+        year: i % 5 === 0 ? null : 2020 + (i % 3),
+        value: i % 4 === 0 ? null : ((i * 37) % 11) * 100,
+        score: [1, 3, 4][i % 3],
+        at: Date.UTC(2025, 0, 1) + i * 60_000,
+      };
+      made.push(pin);
+      await makePin({ name: pin.name, organizationId: pin.organizationId, rarity: pin.rarity, rarityScore: pin.score, year: pin.year, estimatedValueCents: pin.value, createdAt: new Date(pin.at) });
+    }
+    type Made = (typeof made)[number];
+    const newest = (a: Made, b: Made) => b.at - a.at;
+    // highest first, pins without one last
+    const descNullsLast = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
+    const orders: Record<string, (a: Made, b: Made) => number> = {
+      name: (a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+      value: (a, b) => descNullsLast(a.value, b.value) || newest(a, b),
+      year: (a, b) => descNullsLast(a.year, b.year) || newest(a, b),
+      rarity: (a, b) => b.score - a.score || newest(a, b),
+    };
+    const filterSets = [{ rarity: 'rare' }, { year: 2021 }, { rarity: 'common', year: 2020 }, { rarity: 'ultra_rare', organizationId: orgs[0] }, { year: 2022, organizationId: orgs[1] }];
+    for (const filters of filterSets) {
+      for (const sort of ['name', 'value', 'year', 'rarity'] as const) {
+        const expected = made
+          .filter((p) => orgs.includes(p.organizationId))
+          .filter((p) => (!('rarity' in filters) || p.rarity === filters.rarity) && (!('year' in filters) || p.year === filters.year) && (!('organizationId' in filters) || p.organizationId === filters.organizationId))
+          .sort(orders[sort])
+          .map((p) => p.name);
+        // page by page, without and with a search (the other tests' pins match the filters too)
+        for (const search of [undefined, 'combo']) {
+          const got: string[] = [];
+          for (let offset = 0; offset < 1000; offset += 3) {
+            const page = await listPins({ ...filters, search, sort, limit: 3, offset });
+            got.push(...page.pins.map((p) => p.name));
+            if (!page.hasMore) break;
+          }
+          expect(got.filter((n) => n.startsWith('Combo ')), `${JSON.stringify(filters)} sorted by ${sort}, search ${search}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
   it('builds a safe MATCH query from odd input', () => {
     expect(buildMatchQuery('  ')).toBeNull();
     expect(buildMatchQuery('"*^()-:')).toBeNull();

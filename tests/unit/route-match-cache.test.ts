@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgnosticRouteObject } from '@remix-run/router';
-import { installRouteMatchCache, installServerRoutesCache } from '../../app/cli/route-match-cache.js';
+import type { AgnosticDataRouteObject, AgnosticRouteObject } from '@remix-run/router';
+import { installDataRoutesCache, installRouteMatchCache, installServerRoutesCache, installStaticHandlerMatchCache } from '../../app/cli/route-match-cache.js';
 
 type Route = AgnosticRouteObject;
 
@@ -85,5 +85,70 @@ describe('the route objects React renders from', () => {
     expect(wrapped.createServerRoutes(manifest, { ...modules }, future, false)).toBe(first);
     const changed = wrapped.createServerRoutes(manifest, { ...modules, 'routes/a': { default: () => 'new' } }, future, false);
     expect(changed).not.toBe(first);
+  });
+});
+
+/** The tree above with a loader on every route that says which route answered and with what params. */
+function withLoaders(list: Route[]): Route[] {
+  return list.map((route) => ({
+    ...route,
+    loader: ({ params }: { params: Record<string, string | undefined> }) => ({ route: route.id, params }),
+    ...('children' in route && route.children ? { children: withLoaders(route.children) } : {}),
+  })) as Route[];
+}
+
+describe("the static handler's matching", () => {
+  it('answers every page and call as the whole tree does', async () => {
+    const original = await import('@remix-run/router');
+    const router = { matchRoutes: original.matchRoutes, createStaticHandler: original.createStaticHandler };
+    installRouteMatchCache(router);
+    installStaticHandlerMatchCache(router);
+    const plain = original.createStaticHandler(withLoaders(tree()));
+    const wrapped = router.createStaticHandler(withLoaders(tree()));
+    const summary = (context: Awaited<ReturnType<typeof plain.query>>) =>
+      context instanceof Response
+        ? { response: context.status }
+        : { status: context.statusCode, matches: context.matches.map((m) => [m.route.id, m.params]), data: context.loaderData, errors: context.errors && Object.keys(context.errors) };
+    for (let round = 0; round < 2; round++) {
+      for (const path of [...PATHS, '/admin/nope', '/pins/1/2']) {
+        const url = `http://site${path}`;
+        expect(summary(await wrapped.query(new Request(url))), path).toEqual(summary(await plain.query(new Request(url))));
+        const route = async (handler: typeof plain, routeId?: string) => {
+          try {
+            return { data: await handler.queryRoute(new Request(url), routeId ? { routeId } : undefined) };
+          } catch (error) {
+            return { thrown: error instanceof Response ? error.status : (error as { status?: number }).status };
+          }
+        };
+        expect(await route(wrapped), path).toEqual(await route(plain));
+        expect(await route(wrapped, 'root'), path).toEqual(await route(plain, 'root'));
+        expect(await route(wrapped, 'routes/admin'), path).toEqual(await route(plain, 'routes/admin'));
+      }
+    }
+    // a POST to a page runs its action's route alone (here: no action, a 405 on that route)
+    const post = (handler: typeof plain) => handler.query(new Request('http://site/browse', { method: 'POST', body: 'a=1' }));
+    expect(summary(await post(wrapped))).toEqual(summary(await post(plain)));
+  });
+});
+
+describe('the data routes React Router makes for a page', () => {
+  it('are kept per tree, and fill the caller manifest each time', async () => {
+    const original = await import('@remix-run/router');
+    const router = { UNSAFE_convertRoutesToDataRoutes: original.UNSAFE_convertRoutesToDataRoutes };
+    installDataRoutesCache(router);
+    const routes = tree();
+    const map = () => ({ hasErrorBoundary: false });
+    const expectedManifest: Record<string, AgnosticDataRouteObject> = {};
+    const expected = original.UNSAFE_convertRoutesToDataRoutes(tree(), map, undefined, expectedManifest);
+    const first: Record<string, AgnosticDataRouteObject> = {};
+    const once = router.UNSAFE_convertRoutesToDataRoutes(routes, map, undefined, first);
+    const second: Record<string, AgnosticDataRouteObject> = {};
+    const again = router.UNSAFE_convertRoutesToDataRoutes(routes, map, undefined, second);
+    expect(again).toBe(once);
+    expect(JSON.stringify(once)).toBe(JSON.stringify(expected));
+    expect(Object.keys(second).sort()).toEqual(Object.keys(expectedManifest).sort());
+    expect(second['routes/browse']).toBe(first['routes/browse']);
+    // another tree (another build) is converted afresh
+    expect(router.UNSAFE_convertRoutesToDataRoutes(tree(), map, undefined, {})).not.toBe(once);
   });
 });
