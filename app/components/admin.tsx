@@ -54,18 +54,6 @@ export function DetailList({ items }: { items: [string, ReactNode][] }) {
 export const formatDateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
 
-/** "role: player → manager" lines from an audit row's details. */
-export function auditSummary(details: Record<string, unknown> | null): string {
-  if (!details) return '';
-  const before = (details.before ?? null) as Record<string, unknown> | null;
-  const after = (details.after ?? null) as Record<string, unknown> | null;
-  const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  if (before && after) return Object.keys(after).map((k) => `${k}: ${show(before[k])} → ${show(after[k])}`).join('; ');
-  if (after) return Object.entries(after).map(([k, v]) => `${k}: ${show(v)}`).join('; ');
-  if (before) return `was ${Object.entries(before).filter(([, v]) => v != null && typeof v !== 'object').map(([k, v]) => `${k}: ${show(v)}`).join('; ')}`;
-  return Object.entries(details).filter(([, v]) => typeof v !== 'object').map(([k, v]) => `${k}: ${show(v)}`).join('; ');
-}
-
 /** A record's own history on its admin page (super admins; others see nothing). */
 export function RecordHistory({ entries }: { entries: AuditLogEntry[] | null }) {
   if (!entries) return null;
@@ -82,7 +70,7 @@ export function RecordHistory({ entries }: { entries: AuditLogEntry[] | null }) 
                 {e.action} <span className="font-normal text-slate-600">by {e.actorName ?? 'the system'}</span>
               </p>
               <p className="text-xs text-slate-500">{formatDateTime(e.timestamp)}</p>
-              {auditSummary(e.details) ? <p className="mt-1 break-words text-slate-700">{auditSummary(e.details)}</p> : null}
+              {e.summary ? <p className="mt-1 break-words text-slate-700">{e.summary}</p> : null}
             </li>
           ))}
         </ol>

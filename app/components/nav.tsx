@@ -23,6 +23,8 @@ interface NavProps {
   earnedBadges: number;
 }
 
+const MENU_ITEM = 'rounded px-2 py-1.5 hover:bg-slate-100';
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`;
 
@@ -105,29 +107,23 @@ export function NavBar({ user, earnedBadges }: NavProps) {
                 <p className="px-2 text-sm font-semibold text-slate-900">{displayName(user)}</p>
                 <p className="truncate px-2 pb-2 text-xs text-slate-500">{user.email}</p>
                 <div className="flex flex-col border-t border-slate-100 pt-2 text-sm">
-                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/profile">
+                  <Link className={MENU_ITEM} to="/profile">
                     Profile
                   </Link>
-                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/collection">
+                  <Link className={MENU_ITEM} to="/collection">
                     My Collection
                   </Link>
-                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/orders">
+                  <Link className={MENU_ITEM} to="/orders">
                     My Orders
                   </Link>
-                  <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/inventory">
+                  <Link className={MENU_ITEM} to="/inventory">
                     My Purchases
                   </Link>
-                  {isVendorRole(user.role) ? (
-                    <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">
-                      Vendor Dashboard
-                    </Link>
-                  ) : (
-                    <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/vendor">
-                      Become a Vendor
-                    </Link>
-                  )}
+                  <Link className={MENU_ITEM} to="/vendor">
+                    {isVendorRole(user.role) ? 'Vendor Dashboard' : 'Become a Vendor'}
+                  </Link>
                   {isAdminRole(user.role) ? (
-                    <Link className="rounded px-2 py-1.5 hover:bg-slate-100" to="/admin">
+                    <Link className={MENU_ITEM} to="/admin">
                       Admin Dashboard
                     </Link>
                   ) : null}

@@ -20,9 +20,19 @@ import { createListing, getListing, getVendorOf, listMyListings, updateListing }
 import { cancelOrder, changeOrderStatus, fulfilOrder, listVendorOrders } from '~/services/orders.server';
 import { VENDOR_STATUS_LABELS } from '~/services/vendor-review.server';
 import { submitVendorApplication, vendorOverview } from '~/services/vendors.server';
-import { MAX_IMAGE_BYTES } from '~/utils/constants';
+import { MAX_IMAGE_BYTES, type OrderStatus } from '~/utils/constants';
 import { readListQuery } from '~/utils/list-query';
 import { ORDER_STATUS_LABELS } from '~/utils/order-status';
+import { VENDOR_ORDER_FILTERS } from '~/utils/marketplace';
+
+const FILTER_LABELS: Record<(typeof VENDOR_ORDER_FILTERS)[number], string> = { active: 'Active', ...ORDER_STATUS_LABELS };
+/** The step an order's vendor takes next, by its status (none once delivered or cancelled). */
+const NEXT_STEP: Partial<Record<OrderStatus, { intent: 'orderStatus' | 'fulfill'; status?: OrderStatus; label: string }>> = {
+  pending: { intent: 'orderStatus', status: 'paid', label: 'Mark as Paid' },
+  paid: { intent: 'fulfill', label: 'Mark as Shipped' },
+  processing: { intent: 'fulfill', label: 'Mark as Shipped' },
+  shipped: { intent: 'orderStatus', status: 'delivered', label: 'Mark as Delivered' },
+};
 
 /** The sections of the approved vendor's dashboard (?tab=...). */
 const VENDOR_TABS = ['overview', 'pins', 'orders'] as const;
@@ -61,7 +71,10 @@ export async function vendorLoader({ request }: LoaderFunctionArgs) {
       const status = query.filters.status ?? 'active';
       const result = await listVendorOrders(user, { status, page: query.page });
       const cancelId = url.searchParams.get('cancel');
-      return json({ ...base, view: 'orders' as const, orders: result.orders, paging: result.paging, counts: result.counts, status, query, cancelOpen: cancelId });
+      // the filters' labels and each order's next step are worked out here, not in the browser
+      const filters = VENDOR_ORDER_FILTERS.map((f) => ({ key: f, label: FILTER_LABELS[f], count: result.counts[f] ?? 0 }));
+      const orders = result.orders.map((order) => ({ ...order, next: NEXT_STEP[order.status] ?? null }));
+      return json({ ...base, view: 'orders' as const, orders, paging: result.paging, filters, statusLabel: FILTER_LABELS[status], status, query, cancelOpen: cancelId });
     }
     return json({ ...base, view: 'overview' as const });
   });

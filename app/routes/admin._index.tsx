@@ -1,6 +1,6 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { AdminHeader, auditSummary, formatDateTime, LoadError } from '~/components/admin';
+import { AdminHeader, formatDateTime, LoadError } from '~/components/admin';
 import { buttonClass } from '~/components/ui/button';
 import { StatCard } from '~/components/ui/stat-card';
 import { formatCount } from '~/utils/format';
@@ -71,7 +71,7 @@ export default function AdminDashboard() {
                       )}
                     </p>
                     <p className="text-xs text-slate-500">
-                      {formatDateTime(e.timestamp)} {auditSummary(e.details) ? `· ${auditSummary(e.details)}` : ''}
+                      {formatDateTime(e.timestamp)} {e.summary ? `· ${e.summary}` : ''}
                     </p>
                   </li>
                 ))}

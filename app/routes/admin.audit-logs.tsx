@@ -1,6 +1,6 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
-import { AdminHeader, auditSummary, formatDateTime, LoadError } from '~/components/admin';
+import { AdminHeader, formatDateTime, LoadError } from '~/components/admin';
 import { Button, buttonClass } from '~/components/ui/button';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { EmptyState } from '~/components/ui/empty-state';
@@ -34,7 +34,7 @@ const columns: DataTableColumn<AuditLogEntry>[] = [
         e.targetType
       ),
   },
-  { key: 'details', header: 'Details', cell: (e) => <span className="line-clamp-2 break-words text-xs">{auditSummary(e.details) || '-'}</span>, className: 'hidden md:table-cell' },
+  { key: 'details', header: 'Details', cell: (e) => <span className="line-clamp-2 break-words text-xs">{e.summary || '-'}</span>, className: 'hidden md:table-cell' },
 ];
 
 export default function AdminAuditLogs() {

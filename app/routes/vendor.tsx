@@ -13,11 +13,10 @@ import { Pagination } from '~/components/ui/pagination';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
 import { vendorAction, vendorLoader, type VendorIntent as Intent, type VendorTab } from '~/http/vendor-page.server';
-import { LISTING_CATEGORIES as CATEGORIES, VENDOR_ORDER_FILTERS } from '~/utils/marketplace';
-import { MAX_PIN_PHOTOS, type OrderStatus } from '~/utils/constants';
+import { LISTING_CATEGORIES as CATEGORIES } from '~/utils/marketplace';
+import { MAX_PIN_PHOTOS } from '~/utils/constants';
 import { formatCount, formatDate } from '~/utils/format';
 import { centsToDecimal, formatCents } from '~/utils/money';
-import { ORDER_STATUS_LABELS } from '~/utils/order-status';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Vendor Dashboard | PinDex' }];
@@ -309,38 +308,30 @@ function ListingForm({ intent, lastResult, listing }: { intent: 'createListing' 
 
 type OrdersData = Extract<Approved, { view: 'orders' }>;
 
-const FILTER_LABELS: Record<(typeof VENDOR_ORDER_FILTERS)[number], string> = { active: 'Active', ...ORDER_STATUS_LABELS };
-const NEXT_STEP: Partial<Record<OrderStatus, { intent: 'orderStatus' | 'fulfill'; status?: OrderStatus; label: string }>> = {
-  pending: { intent: 'orderStatus', status: 'paid', label: 'Mark as Paid' },
-  paid: { intent: 'fulfill', label: 'Mark as Shipped' },
-  processing: { intent: 'fulfill', label: 'Mark as Shipped' },
-  shipped: { intent: 'orderStatus', status: 'delivered', label: 'Mark as Delivered' },
-};
-
 function Orders({ data }: { data: OrdersData }) {
   const back = `/vendor?tab=orders${data.status !== 'active' ? `&status=${data.status}` : ''}`;
   const navigation = useNavigation();
   return (
     <section aria-label="Orders" className="space-y-4">
       <nav aria-label="Filter orders by status" className="flex flex-wrap gap-2">
-        {VENDOR_ORDER_FILTERS.map((f) => (
+        {data.filters.map((f) => (
           <Link
-            key={f}
-            to={f === 'active' ? '/vendor?tab=orders' : `/vendor?tab=orders&status=${f}`}
-            aria-current={data.status === f ? 'page' : undefined}
-            className={`badge px-3 py-1.5 text-sm ${data.status === f ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-700 hover:bg-slate-200'}`}
+            key={f.key}
+            to={f.key === 'active' ? '/vendor?tab=orders' : `/vendor?tab=orders&status=${f.key}`}
+            aria-current={data.status === f.key ? 'page' : undefined}
+            className={`badge px-3 py-1.5 text-sm ${data.status === f.key ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-700 hover:bg-slate-200'}`}
             preventScrollReset
           >
-            {FILTER_LABELS[f]} {formatCount(data.counts[f] ?? 0)}
+            {f.label} {formatCount(f.count)}
           </Link>
         ))}
       </nav>
       {data.orders.length === 0 ? (
-        <EmptyState title="No orders" description={data.status === 'active' ? 'Orders waiting for payment or shipping show here.' : `No ${FILTER_LABELS[data.status].toLowerCase()} orders.`} />
+        <EmptyState title="No orders" description={data.status === 'active' ? 'Orders waiting for payment or shipping show here.' : `No ${data.statusLabel.toLowerCase()} orders.`} />
       ) : (
         <ul className="space-y-3">
           {data.orders.map((order) => {
-            const next = NEXT_STEP[order.status];
+            const next = order.next;
             const cancellable = order.status === 'pending' || order.status === 'paid';
             const cancelling = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'cancelOrder' && navigation.formData?.get('orderId') === order.id;
             return (

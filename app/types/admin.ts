@@ -110,6 +110,8 @@ export interface AuditLogEntry {
   /** the admin page of the record, when it has one */
   targetHref: string | null;
   details: Record<string, unknown> | null;
+  /** the details as "role: player → manager" lines, for the pages */
+  summary: string;
   timestamp: string;
 }
 

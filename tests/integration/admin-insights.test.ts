@@ -81,6 +81,8 @@ describe('audit log', () => {
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(2);
     expect(res.body.entries.map((e: { details: { after: { role: string } } }) => e.details.after.role)).toEqual(['vendor', 'manager']);
+    // the line the audit log and a record's history show, written by the server
+    expect(res.body.entries.map((e: { summary: string }) => e.summary)).toEqual(['role: manager → vendor', 'role: player → manager']);
     expect(res.body.entries[0]).toMatchObject({ targetHref: `/admin/users?dialog=details&id=${target.id}`, actorName: expect.any(String) });
     const today = new Date().toISOString().slice(0, 10);
     expect((await listAuditLogs(superAdmin.user, { actorId: superAdmin.user.id, from: '2000-01-01', to: '2000-01-02' })).total).toBe(0);

@@ -46,6 +46,18 @@ const day = (value: string | null | undefined) => (value && /^\d{4}-\d{2}-\d{2}$
 
 type Row = typeof auditLogs.$inferSelect & { email: string | null; nickname: string | null; firstName: string | null; lastName: string | null };
 
+/** "role: player → manager" lines from an audit row's details. */
+function auditSummary(details: Record<string, unknown> | null): string {
+  if (!details) return '';
+  const before = (details.before ?? null) as Record<string, unknown> | null;
+  const after = (details.after ?? null) as Record<string, unknown> | null;
+  const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  if (before && after) return Object.keys(after).map((k) => `${k}: ${show(before[k])} → ${show(after[k])}`).join('; ');
+  if (after) return Object.entries(after).map(([k, v]) => `${k}: ${show(v)}`).join('; ');
+  if (before) return `was ${Object.entries(before).filter(([, v]) => v != null && typeof v !== 'object').map(([k, v]) => `${k}: ${show(v)}`).join('; ')}`;
+  return Object.entries(details).filter(([, v]) => typeof v !== 'object').map(([k, v]) => `${k}: ${show(v)}`).join('; ');
+}
+
 function toEntry(row: Row): AuditLogEntry {
   return {
     id: row.id,
@@ -56,6 +68,7 @@ function toEntry(row: Row): AuditLogEntry {
     targetId: row.targetId,
     targetHref: targetHref(row.targetType, row.targetId),
     details: row.details ?? null,
+    summary: auditSummary(row.details ?? null),
     timestamp: row.timestamp.toISOString(),
   };
 }
