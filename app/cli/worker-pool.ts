@@ -4,7 +4,8 @@
  * worker at a time, in the order asked. Each worker loads its module from this repository's
  * TypeScript through tsx (the tools run under tsx), and serves its function with `serveJobs`.
  * With 0 threads, or once every worker has stopped, the jobs run on this thread instead (a job
- * whose worker stopped under it too).
+ * whose worker stopped under it too); a worker that stops before answering anything is not
+ * started again.
  * Replies are copied (structured clone), never transferred.
  */
 import { availableParallelism } from 'node:os';
@@ -37,6 +38,8 @@ export class WorkerPool<In, Out> {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Job<In, Out>>();
   private workers: Worker[] = [];
+  /** A worker stopped before answering anything (its module cannot run): no more are started. */
+  private broken = false;
 
   /**
    * @param entry the worker's module, which calls `serveJobs` with the same function as `local`
@@ -50,16 +53,21 @@ export class WorkerPool<In, Out> {
     private readonly revive: (out: Out) => Out = (out) => out,
   ) {}
 
+  /** How many worker threads are running. */
+  get running(): number {
+    return this.workers.length;
+  }
+
   /** Starts every worker now (each takes a second or more of CPU to load its modules). */
   start(): void {
-    while (this.workers.length < this.threads) this.spawn();
+    while (!this.broken && this.workers.length < this.threads) this.spawn();
   }
 
   run(input: In): Promise<Out> {
-    if (this.threads === 0) return this.local(input);
+    if (this.threads === 0 || (this.broken && this.workers.length === 0)) return this.local(input);
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
-      if (this.workers.length < this.threads && this.idle.length === 0) this.spawn();
+      if (!this.broken && this.workers.length < this.threads && this.idle.length === 0) this.spawn();
       this.dispatch();
     });
   }
@@ -68,7 +76,9 @@ export class WorkerPool<In, Out> {
     const worker = new Worker(workerSource(this.entry), { eval: true });
     this.workers.push(worker);
     this.idle.push(worker);
+    let answered = false;
     worker.on('message', (reply: Reply<Out>) => {
+      answered = true;
       const job = this.busy.get(worker);
       this.busy.delete(worker);
       this.idle.push(worker);
@@ -80,6 +90,7 @@ export class WorkerPool<In, Out> {
     });
     const fail = () => {
       if (!this.workers.includes(worker)) return; // its 'error' is followed by its 'exit'
+      if (!answered) this.broken = true;
       // the job it had, first, and the jobs still waiting go to the other workers, or to this thread when none is left
       const job = this.busy.get(worker);
       this.busy.delete(worker);

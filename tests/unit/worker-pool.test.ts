@@ -24,7 +24,10 @@ describe('worker pool', () => {
     const pool = new WorkerPool<number, number>(new URL('./no-such-worker.ts', import.meta.url), async (n) => n * 2, 1);
     // the first job was on the worker when it failed: it runs here too, with the others
     expect(await Promise.all([pool.run(1), pool.run(2), pool.run(3)])).toEqual([2, 4, 6]);
-    expect(await pool.run(21)).toBe(42);
+    // and no worker is started again for the next jobs
+    const next = pool.run(21);
+    expect(pool.running).toBe(0);
+    expect(await next).toBe(42);
     await pool.close();
   }, 60_000);
 
