@@ -103,13 +103,12 @@ const typeOrder = (t: ChallengeType) => CHALLENGE_TYPES.indexOf(t);
 const byType = (a: ChallengeRow, b: ChallengeRow) => typeOrder(a.type) - typeOrder(b.type);
 
 async function readDay(database: Db, day: string): Promise<ChallengeRow[]> {
-  // outside a transaction (the home page, on every visit): built and prepared once
-  const rows = database === db() ? await dayQuery().all({ day }) : await database.select().from(dailyChallenges).where(eq(dailyChallenges.activeDate, day)).orderBy(asc(dailyChallenges.type));
+  // outside a transaction (the home page, on every visit) the query is built and prepared once
+  const rows = await (database === db() ? dayQuery() : dayQueryOn(database)).all({ day });
   return rows.sort(byType);
 }
-const dayQuery = prepared((conn) =>
-  conn.select().from(dailyChallenges).where(eq(dailyChallenges.activeDate, sql.placeholder('day'))).orderBy(asc(dailyChallenges.type)).prepare(),
-);
+const dayQueryOn = (conn: Db) => conn.select().from(dailyChallenges).where(eq(dailyChallenges.activeDate, sql.placeholder('day'))).orderBy(asc(dailyChallenges.type)).prepare();
+const dayQuery = prepared(dayQueryOn);
 
 async function insertDay(tx: Db, day: string): Promise<void> {
   const expiresAt = new Date(dayBounds(day).end);
