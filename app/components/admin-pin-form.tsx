@@ -1,11 +1,9 @@
 /** Add New Pin / Edit Pin on the Pin Database Management page. */
 import { Form, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { useHydrated } from '~/components/ui/use-hydrated';
 import type { AdminPin } from '~/types/admin';
 import { PHOTO_LIMIT_MESSAGE, PHOTO_LIMIT_TITLE } from '~/utils/admin-constants';
 import { MAX_PIN_PHOTOS, MIN_PIN_YEAR } from '~/utils/constants';
-import { formatCount } from '~/utils/format';
 import { Button } from './ui/button';
 import { DialogCancel } from './ui/dialog';
 import { Field, FieldFrame, FormErrors } from './ui/field';
@@ -30,9 +28,7 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
   const editing = !!pin;
   const intent = editing ? 'updatePin' : 'createPin';
   const navigation = useNavigation();
-  const hydrated = useHydrated();
   const toast = useToast();
-  const [kept, setKept] = useState<string[]>(pin?.images ?? []);
   const [tooMany, setTooMany] = useState(false);
   const [form, fields] = useForm({
     id: `pin-form-${pin?.id ?? 'new'}`,
@@ -53,7 +49,6 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
       : { totalQuantity: '100' },
   });
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('id') === (pin?.id ?? '');
-  const free = MAX_PIN_PHOTOS - kept.length;
   const primaryIndex = pin ? pin.primaryPhotoIndex : 0;
   const orgProps = getSelectProps(fields.organizationId);
   const teamProps = getSelectProps(fields.teamId);
@@ -100,16 +95,10 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
         {pin && pin.images.length ? (
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3">
             {pin.images.map((src, i) => (
-              <li key={src} className={`rounded-md border p-2 text-xs ${kept.includes(src) ? 'border-slate-200' : 'border-dashed border-slate-300 opacity-60'}`}>
+              <li key={src} className="rounded-md border border-slate-200 p-2 text-xs">
                 <img src={`${src}?s=thumb`} alt={`Photo ${i + 1} of ${pin.name}`} width={96} height={96} loading="lazy" className="mx-auto h-20 w-20 rounded object-cover" />
                 <label className="mt-1 flex items-center gap-1">
-                  <input
-                    type="checkbox"
-                    name="keep"
-                    value={src}
-                    defaultChecked
-                    onChange={(e) => setKept((k) => (e.target.checked ? pin.images.filter((p) => p === src || k.includes(p)) : k.filter((p) => p !== src)))}
-                  />
+                  <input type="checkbox" name="keep" value={src} defaultChecked />
                   Keep
                 </label>
                 <label className="flex items-center gap-1">
@@ -133,13 +122,15 @@ export function PinForm({ pin, organizations, teams, lastResult, back, action }:
             className="block w-full text-sm"
             aria-describedby={`photos-hint-${pin?.id ?? 'new'}`}
             onChange={(e) => {
-              const over = (e.target.files?.length ?? 0) > free;
+              // the free slots: the photos kept (their boxes still checked) leave the rest of MAX_PIN_PHOTOS
+              const kept = e.target.form?.querySelectorAll('input[name="keep"]:checked').length ?? 0;
+              const over = (e.target.files?.length ?? 0) > MAX_PIN_PHOTOS - kept;
               setTooMany(over);
               if (over) toast({ title: PHOTO_LIMIT_TITLE, description: PHOTO_LIMIT_MESSAGE, variant: 'destructive' });
             }}
           />
           <p id={`photos-hint-${pin?.id ?? 'new'}`} className="mt-1 text-xs text-slate-500">
-            {hydrated ? `${formatCount(Math.max(0, free))} of ${MAX_PIN_PHOTOS} photo slots free. ` : ''}Photos beyond {MAX_PIN_PHOTOS} in all are left out.
+            Photos beyond {MAX_PIN_PHOTOS} in all (kept and new) are left out.
           </p>
           {tooMany ? (
             <p role="alert" className="field-error">

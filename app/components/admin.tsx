@@ -1,8 +1,14 @@
-/** Small pieces the admin pages share: badges, a record's history, a load failure, a details list. */
+/**
+ * Small pieces the admin pages share: badges, a record's history, a load failure, a details list,
+ * the Pin Database Management header. The pin form (./admin-pin-form) and the organization form
+ * (./admin-organization-form) have a module each, so that a page loads only the one it shows.
+ */
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { AuditLogEntry, UserStatus } from '~/types/admin';
 import { ROLE_LABELS, type Role } from '~/utils/constants';
+import { formatCount } from '~/utils/format';
+import { Tabs } from './ui/tabs';
 import './admin-kit'; // one chunk with the data table (admin-kit.ts)
 
 export function RoleBadge({ role }: { role: Role }) {
@@ -79,5 +85,23 @@ export function RecordHistory({ entries }: { entries: AuditLogEntry[] | null }) 
         Open the audit log
       </Link>
     </section>
+  );
+}
+
+/** The Pin Database Management title and its Pins / Organizations tabs. */
+export function PinDatabaseHeader({ current, totals }: { current: 'pins' | 'organizations'; totals: { pins: number; organizations: number } }) {
+  return (
+    <div className="space-y-3">
+      <h1 className="text-2xl font-bold text-slate-900">Pin Database Management</h1>
+      <Tabs
+        label="Pin database sections"
+        current={current}
+        items={[
+          { key: 'pins', label: 'Pins', count: totals.pins, href: '/admin/pins' },
+          { key: 'organizations', label: 'Organizations', count: totals.organizations, href: '/admin/pins/organizations' },
+        ]}
+        formatCountLabel={(n) => `(${formatCount(n)})`}
+      />
+    </div>
   );
 }

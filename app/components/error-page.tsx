@@ -19,9 +19,11 @@ export function ErrorPage({ error }: { error: unknown }) {
       );
     }
     if (error.status === 401) {
+      // a page's sign-in prompt (guards.server.ts, signInPrompt) names itself and the way back after signing in
+      const { title, signIn } = (error.data ?? {}) as { title?: unknown; signIn?: unknown };
       return (
-        <Panel title="Sign in required" body={message ?? 'Please sign in to continue.'}>
-          <a href="/api/login" className="btn-primary">
+        <Panel title={typeof title === 'string' ? title : 'Sign in required'} body={message ?? 'Please sign in to continue.'}>
+          <a href={typeof signIn === 'string' && signIn.startsWith('/api/login') ? signIn : '/api/login'} className="btn-primary">
             Sign In to Continue
           </a>
         </Panel>

@@ -1,11 +1,8 @@
 import { Form, useNavigate } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import type { IdentificationResult } from '~/types/identification';
+import { cameraErrorMessage, identificationToasts, photoForUpload, postIdentify, requestFailureToast, toJpegDataUrl } from './identify-actions';
 import { useToast } from './toaster';
-
-// what the identifier needs only once used (a photo, the camera) loads then, not with the page (a
-// module without React: one that imports React would split the framework's chunk in two)
-const loadActions = () => import('./identify-actions');
 
 type Phase = 'idle' | 'starting' | 'live' | 'analyzing';
 
@@ -49,7 +46,6 @@ export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'pag
   const analyze = useCallback(
     async (imageData: string) => {
       setPhase('analyzing');
-      const { postIdentify, requestFailureToast, identificationToasts } = await loadActions();
       const answer = await postIdentify(imageData);
       setPhase('idle');
       if (fileRef.current) fileRef.current.value = '';
@@ -78,7 +74,6 @@ export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'pag
       return;
     }
     setPhase('starting');
-    const actions = loadActions();
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({
@@ -88,7 +83,7 @@ export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'pag
       });
     } catch (error) {
       setPhase('idle');
-      toast({ title: 'Camera Error', description: (await actions).cameraErrorMessage(error), variant: 'destructive' });
+      toast({ title: 'Camera Error', description: cameraErrorMessage(error), variant: 'destructive' });
       return;
     }
     streamRef.current = stream;
@@ -115,7 +110,6 @@ export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'pag
       toast({ title: 'Camera Error', description: 'Camera not ready yet. Try again in a second.', variant: 'destructive' });
       return;
     }
-    const { toJpegDataUrl } = await loadActions();
     const dataUrl = toJpegDataUrl(video, video.videoWidth, video.videoHeight);
     // capturing stops the camera and submits the frame
     stopCamera();
@@ -138,7 +132,6 @@ export function Identifier({ mode = 'card', ResultCard }: { mode?: 'card' | 'pag
       }
       stopCamera();
       setPhase('analyzing');
-      const { photoForUpload, requestFailureToast } = await loadActions();
       let imageData: string;
       try {
         imageData = await photoForUpload(file);

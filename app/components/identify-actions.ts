@@ -1,8 +1,9 @@
 /**
  * The identifier's work once a photo is chosen or the camera starts: the request, the picture's
- * resizing, the camera's error messages and the toasts of spec §8. The identifier loads this module
- * when it is first used, not with the page (home and /identify keep their JavaScript small); the
- * server's /identify action shares the toasts.
+ * resizing, the camera's error messages and the toasts of spec §8. The server's /identify action
+ * shares the toasts. It loads with the page: loaded later (a dynamic import, 1 KB gzip), it was the
+ * only module of the browser build without React, which kept esbuild's runtime helpers in a file of
+ * their own on every page (docs/speed.md, "Front end").
  */
 import type { IdentificationResult } from '~/types/identification';
 

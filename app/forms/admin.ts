@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_PIN_PHOTOS, MIN_PIN_YEAR, RARITIES, ROLES, VENDOR_STATUSES } from '~/utils/constants';
-import { ADMIN_PINS_PAGE_SIZE, ADMIN_TEAMS_PAGE_SIZE, ADMIN_USERS_PAGE_SIZE, AUDIT_ACTIONS, AUDIT_PAGE_SIZE, AUDIT_TARGET_TYPES } from '~/utils/admin-constants';
+import { ADMIN_PINS_PAGE_SIZE, ADMIN_TEAMS_PAGE_SIZE, ADMIN_USERS_PAGE_SIZE, AUDIT_PAGE_SIZE } from '~/utils/admin-constants';
 import { listQuerySchema } from '~/utils/list-query';
 import { yearField } from './pins';
 import { TEAM_NAME_MAX } from './teams';
@@ -16,9 +16,7 @@ export {
   ADMIN_PINS_PAGE_SIZE,
   ADMIN_TEAMS_PAGE_SIZE,
   ADMIN_USERS_PAGE_SIZE,
-  AUDIT_ACTIONS,
   AUDIT_PAGE_SIZE,
-  AUDIT_TARGET_TYPES,
   PHOTO_LIMIT_MESSAGE,
   PHOTO_LIMIT_TITLE,
   TEAMS_SEARCH_DEBOUNCE_MS,
@@ -27,6 +25,34 @@ export {
 } from '~/utils/admin-constants';
 
 // ---------------------------------------------------------------- list states (the URL)
+
+/** The target types the audit log is filtered by. */
+export const AUDIT_TARGET_TYPES = ['user', 'pin', 'organization', 'team', 'vendor'] as const;
+
+/** The actions the audit log is filtered by (what the services write); the page gets both lists from its loader. */
+export const AUDIT_ACTIONS = [
+  'user.role_change',
+  'pin.create',
+  'pin.update',
+  'pin.delete',
+  'pin.feature',
+  'organization.create',
+  'organization.update',
+  'organization.delete',
+  'team.create',
+  'team.update',
+  'team.transfer',
+  'team.delete',
+  'team.logo',
+  'team.player_add',
+  'team.player_update',
+  'team.player_remove',
+  'team.staff_add',
+  'vendor.apply',
+  'vendor.status_change',
+  'vendor.approve',
+] as const;
+
 
 export const adminUsersQuery = listQuerySchema({
   filters: { role: ROLES },

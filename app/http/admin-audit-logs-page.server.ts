@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { canViewAuditLog } from '~/auth/permissions';
-import { auditLogQuery } from '~/forms/admin';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, auditLogQuery } from '~/forms/admin';
 import { adminPageUser } from '~/http/guards.server';
 import { auditActors, listAuditLogs } from '~/services/admin/audit-log.server';
 import { readListQuery } from '~/utils/list-query';
@@ -21,7 +21,7 @@ export async function adminAuditLogsLoader({ request }: LoaderFunctionArgs) {
   try {
     const filters = { actorId: query.filters.actor, action: query.filters.action, targetType: query.filters.targetType, from: query.filters.from, to: query.filters.to };
     const { list, paging } = await fetchPage(query, (slice) => listAuditLogs(user, { ...filters, ...slice }));
-    return json({ state: 'ok' as const, query, entries: list.entries, total: list.total, paging, actors: await auditActors(user) });
+    return json({ state: 'ok' as const, query, entries: list.entries, total: list.total, paging, actors: await auditActors(user), choices: { actions: AUDIT_ACTIONS, targetTypes: AUDIT_TARGET_TYPES } });
   } catch (error) {
     console.error(error);
     return json({ state: 'error' as const }, { status: 500 });

@@ -5,7 +5,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { optionalUser } from '~/http/guards.server';
+import { optionalUser, promptedPageUser } from '~/http/guards.server';
 import { toCardData } from '~/components/pin-card';
 import type { CollectionStatus } from '~/utils/constants';
 import { communityCountsOf } from '~/services/community.server';
@@ -28,8 +28,7 @@ function tabOf(url: URL): CollectionStatus {
 }
 
 export async function collectionPageLoader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
+  const user = await promptedPageUser(request, { title: 'Collection Access Required', message: 'Please sign in to view your collection' });
   const url = new URL(request.url);
   const tab = tabOf(url);
   // without JavaScript, '?confirm=remove&pin=<id>' renders the remove confirmation inline
@@ -50,7 +49,6 @@ export async function collectionPageLoader({ request }: LoaderFunctionArgs) {
     const entries = list ?? [];
     const community = await communityCountsOf(entries.map((e) => e.pinId));
     return json({
-      signedIn: true as const,
       tab,
       confirmRemove,
       stats: { pinsOwned: stats.pinsOwned, pinsWanted: stats.pinsWanted, achievementPoints: stats.achievementPoints, currentStreak: stats.currentStreak, longestStreak: stats.longestStreak },

@@ -2,8 +2,8 @@
  * Guards: who may reach a page or an /api call, answered the way each door should answer.
  *
  * - Pages: a visitor is sent to `/api/login?redirectTo=<this page>` (`requirePageUser`) or, where
- *   the specification shows a sign-in prompt, the loader gets null from `optionalUser` and renders
- *   <SignInPrompt>; a signed-in user with the wrong role gets the 403 page (`requirePageRole`).
+ *   the specification shows a sign-in prompt, gets that prompt (`promptedPageUser`: 401, shown by
+ *   the shared error page); a signed-in user with the wrong role gets the 403 page (`requirePageRole`).
  * - /api: `requireUser` / `requireRole` throw Unauthorized (401) or Forbidden (403), which the
  *   `api()` wrapper answers as `{ error }` JSON.
  *
@@ -84,6 +84,27 @@ export async function requirePageUser(request: Request): Promise<SessionUser> {
   return user;
 }
 
+/** The specification's sign-in prompt of a page: its title and what it says. */
+export interface SignInPrompt {
+  title: string;
+  message: string;
+}
+
+/**
+ * The sign-in prompt a page's loader throws for a visitor: a 401 answer, which the shared error page
+ * (components/error-page.tsx) shows with a 'Sign In to Continue' link that comes back to this page.
+ */
+export function signInPrompt(request: Request, prompt: SignInPrompt, init?: ResponseInit): Response {
+  return json({ ...prompt, signIn: signInUrl(request) }, { ...init, status: 401 });
+}
+
+/** Pages with the specification's sign-in prompt: the signed-in user, else the prompt (401). */
+export async function promptedPageUser(request: Request, prompt: SignInPrompt): Promise<SessionUser> {
+  const user = await optionalUser(request);
+  if (!user) throw signInPrompt(request, prompt);
+  return user;
+}
+
 /** Pages: a user holding one of `roles`; a visitor signs in first, another role gets the 403 page. */
 export async function requirePageRole(request: Request, roles: readonly Role[], message?: string): Promise<SessionUser> {
   const user = await requirePageUser(request);
@@ -97,7 +118,7 @@ export async function requirePageRole(request: Request, roles: readonly Role[], 
 
 /**
  * The admin area (layout and every child loader, which Remix runs beside the layout's): null for a
- * visitor (the layout shows 'Admin Access Required'), other roles are redirected to / as the
+ * visitor (the layout throws the 'Admin Access Required' sign-in prompt), other roles are redirected to / as the
  * specification says, admins pass.
  */
 export async function adminPageUser(request: Request): Promise<SessionUser | null> {

@@ -7,7 +7,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { marketplaceQuerySchema } from '~/forms/marketplace';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { promptedPageUser, requirePageUser } from '~/http/guards.server';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { addToCart } from '~/services/cart.server';
@@ -18,8 +18,7 @@ import { getPin } from '~/services/pins.server';
 import { readListQuery } from '~/utils/list-query';
 
 export async function marketplaceLoader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
+  const user = await promptedPageUser(request, { title: 'Access Required', message: 'Sign in to browse and buy pins from approved vendors.' });
   return page(async () => {
     const url = new URL(request.url);
     const query = readListQuery(url, marketplaceQuerySchema);
@@ -31,7 +30,6 @@ export async function marketplaceLoader({ request }: LoaderFunctionArgs) {
       query.filters.pinId ? getPin(query.filters.pinId).catch(() => null) : Promise.resolve(null),
     ]);
     return json({
-      signedIn: true as const,
       query,
       pins: result.pins,
       total: result.total,

@@ -14,7 +14,7 @@ import { TEAMS_TABS, type TeamsTab } from '~/components/teams';
 import { addPlayerSchema, addStaffSchema, createTeamPinSchema, createTeamSchema } from '~/forms/teams';
 import { readFormData } from '~/http/body.server';
 import { replyWithServiceError } from '~/http/form-reply.server';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { promptedPageUser, requirePageUser } from '~/http/guards.server';
 import { rethrowAsPageError } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { withCommunityCounts } from '~/services/community.server';
@@ -26,8 +26,7 @@ import { formatCount } from '~/utils/format';
 const isTab = (v: string | null): v is TeamsTab => TEAMS_TABS.some((t) => t.key === v);
 
 export async function teamsLoader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
+  const user = await promptedPageUser(request, { title: 'Team Access Required', message: 'Sign in to create and manage your teams.' });
   const url = new URL(request.url);
   const tabParam = url.searchParams.get('tab');
   const tab: TeamsTab = isTab(tabParam) ? tabParam : 'teams';
@@ -37,7 +36,6 @@ export async function teamsLoader({ request }: LoaderFunctionArgs) {
   const confirmTeam = url.searchParams.get('confirm') === 'delete' ? url.searchParams.get('team') : null;
   const chosen = url.searchParams.get('team');
   return json({
-    signedIn: true as const,
     tab,
     teams,
     managed: managed.map((t) => ({ id: t.id, name: t.name })),

@@ -11,7 +11,7 @@ import { canSell } from '~/auth/permissions';
 import { listingSchema, MAX_PIN_PHOTOS, myPinsQuerySchema, vendorApplicationSchema, vendorOrdersQuerySchema } from '~/forms/marketplace';
 import { readFormData } from '~/http/body.server';
 import { replyWithServiceError } from '~/http/form-reply.server';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { promptedPageUser, requirePageUser } from '~/http/guards.server';
 import { listingFromForm } from '~/http/listing-payload.server';
 import { page, rethrowAsPageError } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
@@ -39,8 +39,7 @@ const VENDOR_TABS = ['overview', 'pins', 'orders'] as const;
 export type VendorTab = (typeof VENDOR_TABS)[number];
 
 export async function vendorLoader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ state: 'signedOut' as const });
+  const user = await promptedPageUser(request, { title: 'Vendor Access Required', message: 'Sign in to manage your vendor account and listings.' });
   return page(async () => {
     const url = new URL(request.url);
     const vendor = await getVendorOf(user.id);

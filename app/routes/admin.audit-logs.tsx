@@ -4,11 +4,10 @@ import { AdminHeader, formatDateTime, LoadError } from '~/components/admin';
 import { Button, buttonClass } from '~/components/ui/button';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { EmptyState } from '~/components/ui/empty-state';
-import { Pagination } from '~/components/ui/pagination';
+import { Pagination } from '~/components/ui/list-controls';
 import { adminAuditLogsLoader } from '~/http/admin-audit-logs-page.server';
 import type { AuditLogEntry } from '~/types/admin';
 import { formatCount } from '~/utils/format';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '~/utils/admin-constants';
 import { isListFiltered } from '~/utils/list-state';
 import '~/root';
 
@@ -81,7 +80,7 @@ export default function AdminAuditLogs() {
           </label>
           <select id="audit-action" name="action" defaultValue={f.action ?? ''} key={`b${f.action ?? ''}`} className="input">
             <option value="">All actions</option>
-            {AUDIT_ACTIONS.map((a) => (
+            {data.choices.actions.map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>
@@ -94,7 +93,7 @@ export default function AdminAuditLogs() {
           </label>
           <select id="audit-target" name="targetType" defaultValue={f.targetType ?? ''} key={`c${f.targetType ?? ''}`} className="input">
             <option value="">All targets</option>
-            {AUDIT_TARGET_TYPES.map((t) => (
+            {data.choices.targetTypes.map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>

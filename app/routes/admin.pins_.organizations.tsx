@@ -1,16 +1,14 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
-import { AdminHeader, LoadError, RecordHistory } from '~/components/admin';
+import { AdminHeader, LoadError, PinDatabaseHeader, RecordHistory } from '~/components/admin';
 import { OrganizationForm } from '~/components/admin-organization-form';
-import { PinDatabaseHeader } from '~/components/admin-pins';
 import { buttonClass } from '~/components/ui/button';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table';
 import { Dialog } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import type { SubmissionResult } from '~/components/ui/form-state';
-import { ListSearch } from '~/components/ui/list-search';
-import { Pagination } from '~/components/ui/pagination';
+import { ListSearch, Pagination } from '~/components/ui/list-controls';
 import { adminOrganizationsAction, adminOrganizationsLoader } from '~/http/admin-organizations-page.server';
 import type { AdminOrganization } from '~/types/admin';
 import { SEARCH_DEBOUNCE_MS } from '~/utils/admin-constants';

@@ -2,17 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { canViewAuditLog } from '~/auth/permissions';
-import { adminPageUser } from '~/http/guards.server';
-import { SignInPrompt } from '~/components/sign-in-prompt';
+import { adminPageUser, signInPrompt } from '~/http/guards.server';
 import { ROLE_LABELS } from '~/utils/constants';
 import '~/root';
 
 export const meta: MetaFunction = () => [{ title: 'Admin | PinDex' }];
 
-/** Admin area guard: visitors see the sign-in prompt, other roles go to /, admins get the sidebar. */
+/** Admin area guard: visitors get the sign-in prompt, other roles go to /, admins get the sidebar. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await adminPageUser(request);
-  return json({ role: user?.role ?? null, auditLog: canViewAuditLog(user) });
+  if (!user) throw signInPrompt(request, { title: 'Admin Access Required', message: 'Sign in with an admin account to manage PinDex.' });
+  return json({ role: user.role, auditLog: canViewAuditLog(user) });
 }
 
 const SECTIONS = [
@@ -27,9 +27,6 @@ const SECTIONS = [
 
 export default function AdminLayout() {
   const { role, auditLog } = useLoaderData<typeof loader>();
-  if (!role) {
-    return <SignInPrompt title="Admin Access Required" description="Sign in with an admin account to manage PinDex." redirectTo="/admin" />;
-  }
   const sections = auditLog ? [...SECTIONS, { to: '/admin/audit-logs', label: 'Audit Logs', end: false }] : SECTIONS;
   return (
     <div className="flex flex-col gap-6 md:flex-row">

@@ -3,7 +3,6 @@ import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteError, i
 import { BadgeShowcase } from '~/components/badges';
 import { ErrorPage } from '~/components/error-page';
 import { PinCard } from '~/components/pin-card';
-import { SignInPrompt } from '~/components/sign-in-prompt';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { EmptyState } from '~/components/ui/empty-state';
@@ -40,9 +39,6 @@ export const action = collectionPageAction;
 
 export default function CollectionPage() {
   const data = useLoaderData<typeof loader>();
-  if (!data.signedIn) {
-    return <SignInPrompt title="Collection Access Required" description="Please sign in to view your collection" redirectTo="/collection" />;
-  }
   const { tab, stats, counts, badges, entries, valueCents, confirmRemove, listFailed } = data;
   return (
     <div className="space-y-6">

@@ -2,12 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { ActionButton, ListingThumb } from '~/components/marketplace';
-import { SignInPrompt } from '~/components/sign-in-prompt';
 import { buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
 import { StatCard } from '~/components/ui/stat-card';
 import { badgeToasts } from '~/http/collection-form.server';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { promptedPageUser, requirePageUser } from '~/http/guards.server';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
@@ -20,9 +19,8 @@ import '~/root';
 export const meta: MetaFunction = () => [{ title: 'My Pin Collection | PinDex' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
-  return page(async () => json({ signedIn: true as const, ...(await listInventory(user)) }));
+  const user = await promptedPageUser(request, { title: 'Inventory Access Required', message: 'Sign in to see the pins you have bought.' });
+  return page(async () => json({ ...(await listInventory(user)) }));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -45,7 +43,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Inventory() {
   const data = useLoaderData<typeof loader>();
-  if (!data.signedIn) return <SignInPrompt title="Inventory Access Required" description="Sign in to see the pins you have bought." redirectTo="/inventory" />;
   const { stats, items } = data;
   return (
     <div className="space-y-5">

@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { SignInPrompt } from '~/components/sign-in-prompt';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { optionalUser, requirePageUser, signInPrompt } from '~/http/guards.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
 import { acceptInvite, previewInvite } from '~/services/team-invites.server';
@@ -20,7 +19,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await optionalUser(request);
   try {
     const invite = await previewInvite(user, params.token ?? '');
-    return json({ state: 'ok' as const, invite, signedIn: !!user, path: `/join/${encodeURIComponent(params.token ?? '')}` }, { headers: { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' } });
+    const headers = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' };
+    if (!user && invite.status === 'active') {
+      const message = `You are invited to join ${invite.teamName} as ${invite.playerName}. Sign in or create an account, then come back to this link.`;
+      throw signInPrompt(request, { title: `Join ${invite.teamName}`, message }, { headers });
+    }
+    return json({ state: 'ok' as const, invite }, { headers });
   } catch (error) {
     if (isAppError(error) && error.status === 404) return json({ state: 'notFound' as const }, { status: 404 });
     throw error;
@@ -56,9 +60,6 @@ export default function JoinTeam() {
     );
   }
   const { invite } = data;
-  if (!data.signedIn && invite.status === 'active') {
-    return <SignInPrompt title={`Join ${invite.teamName}`} description={`You are invited to join ${invite.teamName} as ${invite.playerName}. Sign in or create an account, then come back to this link.`} redirectTo={data.path} />;
-  }
   return (
     <div className="mx-auto max-w-lg py-12">
       <section className="card space-y-4 p-6 text-center">

@@ -1,12 +1,10 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { ListingThumb } from '~/components/marketplace';
-import { SignInPrompt } from '~/components/sign-in-prompt';
 import { Button, buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
 import { HiddenFields } from '~/components/ui/hidden-fields';
-import { ListSearch } from '~/components/ui/list-search';
-import { Pagination } from '~/components/ui/pagination';
+import { ListSearch, Pagination } from '~/components/ui/list-controls';
 import { LISTING_CATEGORIES } from '~/utils/marketplace';
 import { marketplaceLoader, marketplaceAction } from '~/http/marketplace-page.server';
 import { formatCount } from '~/utils/format';
@@ -23,11 +21,10 @@ export const action = marketplaceAction;
 
 export default function Marketplace() {
   const data = useLoaderData<typeof loader>();
-  if (!data.signedIn) return <SignInPrompt title="Access Required" description="Sign in to browse and buy pins from approved vendors." redirectTo="/marketplace" />;
   return <MarketplaceList data={data} />;
 }
 
-type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function MarketplaceList({ data }: { data: Loaded }) {
   const submit = useSubmit();

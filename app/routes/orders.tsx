@@ -5,7 +5,7 @@ import { Button, buttonClass } from '~/components/ui/button';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import { HiddenFields } from '~/components/ui/hidden-fields';
-import { Pagination } from '~/components/ui/pagination';
+import { Pagination } from '~/components/ui/list-controls';
 import { CANCEL_REASONS } from '~/utils/marketplace';
 import { ordersLoader, ordersAction } from '~/http/orders-page.server';
 import { formatDate } from '~/utils/format';

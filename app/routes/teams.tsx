@@ -4,7 +4,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useState } from 'react';
 import { ConfirmStep } from '~/components/ui/confirm-step';
 import { PinGrid } from '~/components/pin-card';
-import { SignInPrompt } from '~/components/sign-in-prompt';
 import { EmptyNote, POSITIONS, TEAMS_TABS, TeamLogo } from '~/components/teams';
 import { Field, FieldFrame, FormErrors } from '~/components/ui/field';
 import { Tabs } from '~/components/ui/tabs';
@@ -21,13 +20,10 @@ const LOGO_HINT = 'JPG, PNG, or GIF (max 5MB)';
 export const loader = teamsLoader;
 export const action = teamsAction;
 
-type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function Teams() {
   const data = useLoaderData<typeof loader>();
-  if (!data.signedIn) {
-    return <SignInPrompt title="Team Access Required" description="Sign in to create and manage your teams." redirectTo="/teams" />;
-  }
   return <TeamManagement data={data} />;
 }
 

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
-import { SignInPrompt } from '~/components/sign-in-prompt';
 import { MatchCard, ProposalCard, formatTradeDate } from '~/components/trades';
 import { Button, buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
-import { Pagination } from '~/components/ui/pagination';
+import { Pagination } from '~/components/ui/list-controls';
 import { Tabs } from '~/components/ui/tabs';
-import { optionalUser, requirePageUser } from '~/http/guards.server';
+import { promptedPageUser, requirePageUser } from '~/http/guards.server';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { isAppError } from '~/services/errors';
@@ -33,8 +32,7 @@ const TABS = ['matches', 'incoming', 'outgoing', 'history'] as const;
 type Tab = (typeof TABS)[number];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await optionalUser(request);
-  if (!user) return json({ signedIn: false as const });
+  const user = await promptedPageUser(request, { title: 'Trading Access Required', message: 'Sign in to find collectors to trade pins with.' });
   const url = new URL(request.url);
   const tabParam = url.searchParams.get('tab') ?? 'matches';
   const tab: Tab = isOneOf(TABS, tabParam) ? tabParam : 'matches';
@@ -52,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const rated = new Set(await ratedTradeIds(user.id, accepted));
     const rateable = accepted.filter((id) => !rated.has(id));
     const confirmAcceptId = url.searchParams.get('confirm') === 'accept' ? url.searchParams.get('trade') : null;
-    return json({ signedIn: true as const, viewerId: user.id, tab, counts, notices, matches, proposals, rateable, confirmAcceptId });
+    return json({ viewerId: user.id, tab, counts, notices, matches, proposals, rateable, confirmAcceptId });
   });
 }
 
@@ -93,13 +91,10 @@ export async function action({ request }: ActionFunctionArgs) {
   throw json({ message: 'Unknown action' }, { status: 400 });
 }
 
-type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function Trades() {
   const data = useLoaderData<typeof loader>();
-  if (!data.signedIn) {
-    return <SignInPrompt title="Trading Access Required" description="Sign in to find collectors to trade pins with." redirectTo="/trades" />;
-  }
   return <TradesPage data={data} />;
 }
 

@@ -3,13 +3,12 @@ import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { ActionButton, ListingThumb, OrderStatusBadge, OrderTimeline } from '~/components/marketplace';
-import { SignInPrompt } from '~/components/sign-in-prompt';
 import { Button, buttonClass } from '~/components/ui/button';
 import { Dialog, DialogCancel } from '~/components/ui/dialog';
 import { EmptyState } from '~/components/ui/empty-state';
 import { Field, FormErrors } from '~/components/ui/field';
 import { HiddenFields } from '~/components/ui/hidden-fields';
-import { Pagination } from '~/components/ui/pagination';
+import { Pagination } from '~/components/ui/list-controls';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
 import { vendorAction, vendorLoader, type VendorIntent as Intent, type VendorTab } from '~/http/vendor-page.server';
@@ -34,7 +33,6 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function Vendor() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return <SignInPrompt title="Vendor Access Required" description="Sign in to manage your vendor account and listings." redirectTo="/vendor" />;
   if (data.state === 'application') return <Application data={data} />;
   return <Dashboard data={data} />;
 }

@@ -1,6 +1,6 @@
 /**
  * The admin pages' constants that their components need in the browser: search delays, the photo
- * limit's message, the vendor statuses' labels and the audit log's filters. They live here, not in
+ * limit's message and the vendor statuses' labels. They live here, not in
  * ~/forms/admin (which re-exports them), so that a page showing them does not load zod.
  */
 import { MAX_PIN_PHOTOS, type VendorStatus } from './constants';
@@ -33,29 +33,3 @@ export const VENDOR_STATUS_NAMES: Record<VendorStatus, string> = {
   rejected: 'Rejected',
   needs_revision: 'Needs Revision',
 };
-
-export const AUDIT_TARGET_TYPES = ['user', 'pin', 'organization', 'team', 'vendor'] as const;
-
-/** The actions the audit log is filtered by (what the services write). */
-export const AUDIT_ACTIONS = [
-  'user.role_change',
-  'pin.create',
-  'pin.update',
-  'pin.delete',
-  'pin.feature',
-  'organization.create',
-  'organization.update',
-  'organization.delete',
-  'team.create',
-  'team.update',
-  'team.transfer',
-  'team.delete',
-  'team.logo',
-  'team.player_add',
-  'team.player_update',
-  'team.player_remove',
-  'team.staff_add',
-  'vendor.apply',
-  'vendor.status_change',
-  'vendor.approve',
-] as const;
