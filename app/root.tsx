@@ -14,8 +14,10 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { useNonce } from '~/components/nonce';
-import { Onboarding } from '~/components/onboarding';
+// rendered by the server alone: an empty module in the browser (OnboardingScreen below)
+import { Onboarding, type OnboardingInfo } from '~/components/onboarding.server';
 import { BottomBar, NavBar } from '~/components/nav';
 import { ErrorPage } from '~/components/error-page';
 import { FlashMessages, ToastProvider } from '~/components/toaster';
@@ -79,15 +81,18 @@ export default function App() {
   const location = useLocation();
   // /api/* (sign-in page, sign-out) keeps working while setup is unfinished.
   const showOnboarding = !!data.onboarding && !location.pathname.startsWith('/api/');
+  // a setup refusal that is not about one field (spec: 'Error completing setup', the server's message)
+  const setupError = actionData?.lastResult?.error?.['']?.[0];
+  const toasts = setupError ? [...data.toasts, { id: 'setup-error', title: 'Error completing setup', description: setupError, variant: 'destructive' as const }] : data.toasts;
   return (
     <Document>
-      <ToastProvider serverToasts={data.toasts}>
+      <ToastProvider serverToasts={toasts}>
         <GlobalPending />
         <NavBar user={data.user} earnedBadges={data.earnedBadges} />
         <main className="mx-auto w-full max-w-7xl flex-1 px-4 pb-24 pt-6 md:pb-10">
           <FlashMessages />
           {showOnboarding && data.onboarding ? (
-            <Onboarding info={data.onboarding} result={actionData?.lastResult} />
+            <OnboardingScreen info={data.onboarding} result={actionData?.lastResult} />
           ) : (
             <Outlet />
           )}
@@ -112,3 +117,27 @@ export function ErrorBoundary() {
 }
 
 export { isRouteErrorResponse };
+
+const KEEP_SERVER_HTML = { __html: '' };
+
+/**
+ * The onboarding screen, rendered by the server alone. It has no behaviour of its own (a plain form
+ * posted to the root's action), so the browser keeps the server's HTML (an element whose inner HTML
+ * React sets is not hydrated inside, and an unchanged value is never written again) and loads none
+ * of its code: 1 KB gzip off every page. Reached by a client-side navigation (signing in with
+ * JavaScript), there is no server HTML to keep: the page is loaded again.
+ */
+function OnboardingScreen(props: { info: OnboardingInfo; result: Parameters<typeof Onboarding>[0]['result'] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!ref.current?.hasChildNodes()) window.location.reload();
+  }, []);
+  if (typeof document === 'undefined') {
+    return (
+      <div id="onboarding">
+        <Onboarding {...props} />
+      </div>
+    );
+  }
+  return <div id="onboarding" ref={ref} dangerouslySetInnerHTML={KEEP_SERVER_HTML} suppressHydrationWarning />;
+}

@@ -8,7 +8,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { parseWithZod } from '@conform-to/zod';
 import { rollSession } from '~/auth/session.server';
-import type { OnboardingInfo } from '~/components/onboarding';
+import type { OnboardingInfo } from '~/components/onboarding.server';
 import type { NavUser } from '~/components/nav';
 import type { ToastMessage } from '~/components/toaster';
 import { OnboardingSchema } from '~/forms/auth';

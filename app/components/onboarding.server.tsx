@@ -1,7 +1,4 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { Form, useNavigation } from '@remix-run/react';
-import { useEffect } from 'react';
-import { useToast } from '~/components/toaster';
 import { ONBOARDING_ROLES, ONBOARDING_ROLE_LABELS } from '~/forms/onboarding-roles';
 import { ROLE_LABELS, type Role, isOneOf } from '~/utils/constants';
 
@@ -11,23 +8,17 @@ export interface OnboardingInfo {
   email: string;
 }
 
-
 /**
  * Shown instead of every page until a signed-in user has finished setup (root.tsx). Posts to the
- * root route's action (`action="/"` without `?index`), which works on every path without JavaScript.
- * Validation is the server's (OnboardingSchema, answered as a conform reply): this component is in
- * the root bundle of every page, so it deliberately carries no zod/conform code, only reads the reply.
+ * root route's action (`action="/"` without `?index`), which works on every path. The server alone
+ * renders it: a plain form whose validation is the server's (OnboardingSchema, answered as a conform
+ * reply), so the browser keeps the HTML and loads none of this code (root.tsx, OnboardingScreen).
+ * The root shows the 'Error completing setup' toast of a failure that is not about one field.
  */
 export function Onboarding({ info, result }: { info: OnboardingInfo; result?: SubmissionResult<string[]> | null }) {
-  const navigation = useNavigation();
-  const toast = useToast();
-  const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'completeOnboarding';
   const keepsRole = !isOneOf(ONBOARDING_ROLES, info.role);
   // a failure that is not about one field (e.g. the server refused) is shown as 'Error completing setup'
   const formError = result?.error?.['']?.[0] ?? null;
-  useEffect(() => {
-    if (formError) toast({ title: 'Error completing setup', description: formError, variant: 'destructive' });
-  }, [formError, result, toast]);
   const nicknameError = result?.error?.nickname?.[0];
   const roleError = result?.error?.role?.[0];
   const submitted = (name: string) => {
@@ -39,7 +30,7 @@ export function Onboarding({ info, result }: { info: OnboardingInfo; result?: Su
       <div className="card p-6 sm:p-8">
         <h1 className="text-2xl font-bold text-slate-900">Set up your account</h1>
         <p className="mt-1 text-sm text-slate-600">Finish setting up your account ({info.email}) to get started.</p>
-        <Form method="post" action="/" noValidate className="mt-6 space-y-4">
+        <form method="post" action="/" noValidate className="mt-6 space-y-4">
           <input type="hidden" name="intent" value="completeOnboarding" />
           {formError ? (
             <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -104,10 +95,10 @@ export function Onboarding({ info, result }: { info: OnboardingInfo; result?: Su
               ) : null}
             </div>
           )}
-          <button type="submit" className="btn-primary w-full" disabled={pending}>
-            {pending ? 'Saving...' : 'Complete Setup'}
+          <button type="submit" className="btn-primary w-full">
+            Complete Setup
           </button>
-        </Form>
+        </form>
         <form method="post" action="/api/logout" className="mt-4 text-center">
           <button type="submit" className="text-sm text-slate-500 hover:underline">
             Sign out
