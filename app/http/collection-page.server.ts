@@ -15,22 +15,17 @@ import { timeZoneFromRequest } from '~/http/time-zone.server';
 import { badgeToasts, handleAddToCollection } from '~/http/collection-form.server';
 import { getCollectionCounts, getCollectionValue, listCollection, moveCollectionEntry, removeCollectionEntry } from '~/services/collection.server';
 import { isAppError } from '~/services/errors';
-import { COLLECTION_STATUSES, isOneOf } from '~/utils/constants';
+import { collectionTabOf } from '~/utils/constants';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';
 
 
 const TAB_LABEL: Record<CollectionStatus, string> = { owned: 'Owned', wanted: 'Wanted', trading: 'Trading' };
 
-function tabOf(url: URL): CollectionStatus {
-  const tab = url.searchParams.get('tab');
-  return isOneOf(COLLECTION_STATUSES, tab) ? tab : 'owned';
-}
-
 export async function collectionPageLoader({ request }: LoaderFunctionArgs) {
   const user = await promptedPageUser(request, { title: 'Collection Access Required', message: 'Please sign in to view your collection' });
   const url = new URL(request.url);
-  const tab = tabOf(url);
+  const tab = collectionTabOf(url);
   // without JavaScript, '?confirm=remove&pin=<id>' renders the remove confirmation inline
   const confirmRemove = url.searchParams.get('confirm') === 'remove' ? url.searchParams.get('pin') : null;
   return page(async () => {
@@ -71,7 +66,7 @@ export async function collectionPageLoader({ request }: LoaderFunctionArgs) {
 
 export async function collectionPageAction({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
-  const tab = tabOf(url);
+  const tab = collectionTabOf(url);
   const back = `/collection?tab=${tab}`;
   // a body that is not a form (bad multipart, JSON) is the client's mistake: 400, not 500
   const formData = await request.formData().catch(() => null);

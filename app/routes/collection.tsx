@@ -9,8 +9,7 @@ import { EmptyState } from '~/components/ui/empty-state';
 import { StatCard } from '~/components/ui/stat-card';
 import { Tabs } from '~/components/ui/tabs';
 import type { CollectionStatus } from '~/utils/constants';
-import { COLLECTION_MOVES, isOneOf } from '~/utils/constants';
-import { COLLECTION_STATUSES } from '~/utils/constants';
+import { COLLECTION_MOVES, COLLECTION_STATUSES, collectionTabOf } from '~/utils/constants';
 import { formatMoney } from '~/utils/format';
 import { collectionPageLoader, collectionPageAction } from '~/http/collection-page.server';
 import '~/root';
@@ -28,11 +27,6 @@ const MOVE_LABEL: Record<CollectionStatus, Record<string, string>> = {
   wanted: { owned: 'Mark as Owned', trading: 'Move to Trading' },
   trading: { owned: 'Keep', wanted: 'Move to Wanted' },
 };
-
-function tabOf(url: URL): CollectionStatus {
-  const tab = url.searchParams.get('tab');
-  return isOneOf(COLLECTION_STATUSES, tab) ? tab : 'owned';
-}
 
 export const loader = collectionPageLoader;
 export const action = collectionPageAction;
@@ -199,7 +193,7 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage error={error} />;
   return (
     <div className="mx-auto max-w-lg py-16">
-      <LoadFailure tab={tabOf(new URL(location.pathname + location.search, 'http://x'))} />
+      <LoadFailure tab={collectionTabOf(new URL(location.pathname + location.search, 'http://x'))} />
     </div>
   );
 }

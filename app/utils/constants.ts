@@ -30,6 +30,12 @@ export function isOneOf<T extends string>(list: readonly T[], value: unknown): v
   return typeof value === 'string' && (list as readonly string[]).includes(value);
 }
 
+/** The collection page's tab from its URL (`?tab=`): owned when missing or unknown. */
+export function collectionTabOf(url: URL): CollectionStatus {
+  const tab = url.searchParams.get('tab');
+  return isOneOf(COLLECTION_STATUSES, tab) ? tab : 'owned';
+}
+
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The most pixels an uploaded image may decode to (a small file can hold a huge, flat picture). */
