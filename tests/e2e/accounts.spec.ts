@@ -303,7 +303,14 @@ test.describe('signed-out access', () => {
     ['/collection', 'Collection Access Required'],
   ];
   // one page visits them all: a test each cost a browser context each
-  test('each area shows its access prompt with a sign-in link', async ({ page }) => {
+  test('each area shows its access prompt with a sign-in link', async ({ page, javaScriptEnabled }) => {
+    if (javaScriptEnabled) {
+      // reached by a client-side navigation, the prompt is the same page
+      await page.goto('/browse');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Marketplace' }).click();
+      await expect(page.getByRole('heading', { name: 'Access Required', exact: true })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Sign In to Continue' })).toHaveAttribute('href', '/api/login?redirectTo=%2Fmarketplace');
+    }
     for (const [path, title] of prompts) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(401);
