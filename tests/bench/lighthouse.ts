@@ -64,6 +64,8 @@ const FIXED_CPU = args.includes('--fixed-cpu');
 const MOBILE_SLOW_4G = throttling.mobileSlow4G;
 /** The signed-in page's user: the demo player, whose collection has pins in it. */
 const COLLECTOR = 'player@pindex.test';
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu'];
 
 async function main() {
   if (SOURCE === seededDb) ensureSeed(false);
@@ -104,7 +106,7 @@ async function main() {
     const check = await fetch(`${base}/collection`, { headers: signedIn, redirect: 'manual' });
     const html = await check.text();
     if (check.status !== 200 || !html.includes('>My Collection</h1>')) throw new Error(`/collection with the session: ${check.status}, not the collection page`);
-    chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+    chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS });
     // the first run's multiplier: a run on a page with no JavaScript measures the host first
     let benchmarkIndex = NaN;
     if (!FIXED_CPU) {
@@ -118,8 +120,11 @@ async function main() {
       const measure = async (runs: number) => {
         for (let run = 0; run < runs; run++) {
           const multiplier = FIXED_CPU ? 4 : cpuMultiplier(benchmarkIndex);
+          // a signed-in page gets a browser of its own for each run: in one browser, every run after
+          // the first was sent without the session (answered by the sign-in prompt, now a 401)
+          const own = headers ? await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS }) : null;
           const result = await lighthouse(base + url, {
-            port: chrome?.port,
+            port: (own ?? chrome)?.port,
             throttling: { ...MOBILE_SLOW_4G, cpuSlowdownMultiplier: multiplier },
             output: 'json',
             logLevel: 'error',
@@ -128,8 +133,10 @@ async function main() {
             disableFullPageScreenshot: true,
             extraHeaders: headers,
           });
+          await own?.kill();
           const lhr = result?.lhr;
           if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+          if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
           scores.push(Math.round((lhr.categories.performance.score ?? 0) * 100));
           const audit = (id: string) => lhr.audits[id]?.displayValue ?? '-';
           details.push(`FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}; CPU ${multiplier}x (host index ${Math.round(benchmarkIndex)})`);
