@@ -120,6 +120,7 @@ app.all(
     handle: createRequestHandler(build, mode),
     toRequest: expressAdapter.createRemixRequest,
     send: expressAdapter.sendRemixResponse,
+    renderedBody: build.entry.module.renderedBody,
     loadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown', cspNonce: res.locals.cspNonce }),
   }),
 );
