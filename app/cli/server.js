@@ -20,6 +20,7 @@ import { BROTLI_PAGE_PARAMS } from './page-compression.js';
 import { configurationProblem, httpsRedirectTarget } from './startup-checks.js';
 import { installDataRoutesCache, installRouteMatchCache, installServerRoutesCache, installStaticHandlerMatchCache } from './route-match-cache.js';
 import { installLoaderRequestPassThrough } from './loader-request.js';
+import { installServerLink } from './server-link.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
 const problem = configurationProblem();
@@ -37,6 +38,8 @@ installServerRoutesCache();
 installDataRoutesCache();
 // a loader gets the request itself when Remix's copy would be the same (loader-request.js)
 installLoaderRequestPassThrough();
+// links rendered in one step on the server, the same markup (server-link.js)
+installServerLink();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_PATH = path.join(root, 'build/index.js');
@@ -117,6 +120,7 @@ app.all(
     handle: createRequestHandler(build, mode),
     toRequest: expressAdapter.createRemixRequest,
     send: expressAdapter.sendRemixResponse,
+    renderedBody: build.entry.module.renderedBody,
     loadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown', cspNonce: res.locals.cspNonce }),
   }),
 );

@@ -51,5 +51,28 @@ export function cachedUntilWrite<T>(load: () => Promise<T>): () => Promise<T> {
 }
 const REMOTE_TTL_MS = 5_000;
 
+/**
+ * A read kept for the rest of one request (`owner`: the Request) while nothing is written to the
+ * database: the same key asked again by that request, with no write in between by this process or
+ * another (`changeStamp`), gets the answer already read. Any write, the request's own included (a
+ * sign-out, a role change, an action before the loaders), makes the next call read afresh; on a
+ * remote libSQL server, which cannot tell, every call reads. For what each of a page's loaders
+ * reads again (the session, the signed-in user). The value is shared: callers must not change it.
+ */
+export function keptForRequest<K, V>(load: (key: K) => Promise<V>): (owner: object, key: K) => Promise<V> {
+  const byOwner = new WeakMap<object, { db: Db; key: K; stamp: string; value: Promise<V> }>();
+  return async (owner, key) => {
+    const handle = getDatabase();
+    const stamp = await handle.changeStamp();
+    const kept = byOwner.get(owner);
+    if (kept && stamp !== null && kept.stamp === stamp && kept.key === key && kept.db === handle.db) return kept.value;
+    const value = load(key);
+    if (stamp === null) byOwner.delete(owner);
+    else byOwner.set(owner, { db: handle.db, key, stamp, value });
+    value.catch(() => byOwner.get(owner)?.value === value && byOwner.delete(owner));
+    return value;
+  };
+}
+
 export type { Db } from './client.server';
 export * as schema from './schema';

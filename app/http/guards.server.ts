@@ -12,6 +12,7 @@
 import { json, redirect } from '@remix-run/node';
 import { assertRole, assertSignedIn, isAdmin } from '~/auth/permissions';
 import { getSession, sessionStorage } from '~/auth/session.server';
+import { keptForRequest } from '~/db/index.server';
 import { loadUser, type SessionUser } from '~/services/users.server';
 import { ROLE_LABELS, type Role } from '~/utils/constants';
 import { redirectWithToast } from './toast.server';
@@ -33,13 +34,17 @@ async function getUserId(request: Request): Promise<string | null> {
   return null;
 }
 
+/** The user of a request, read once while nothing is written (the root loader and the page's both ask). */
+const userOf = keptForRequest(loadUser);
+
 /** The signed-in user, or null for a visitor (a cookie whose user is gone counts as signed out). */
 export async function optionalUser(request: Request): Promise<SessionUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  const user = await loadUser(userId);
+  const user = await userOf(request, userId);
   if (!user) staleCookies.add(request);
-  return user;
+  // each caller gets its own copy of the kept user
+  return user && { ...user };
 }
 
 /**

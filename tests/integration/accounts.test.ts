@@ -1,7 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createUserSession, deleteExpiredSessions, getSession, rollSession, sessionStorage } from '~/auth/session.server';
+import { createUserSession, deleteExpiredSessions, destroyUserSession, getSession, rollSession, sessionStorage } from '~/auth/session.server';
+import { optionalUser } from '~/http/guards.server';
 import { loadUser, type SessionUser } from '~/services/users.server';
 import { safeRedirect } from '~/auth/redirect';
 import { db } from '~/db/index.server';
@@ -325,6 +326,34 @@ describe('sessions', () => {
     expect((await getSession(request)).get('userId')).toBeUndefined();
     await deleteExpiredSessions();
     expect(await db().select().from(sessions).where(eq(sessions.sid, session.id)).get()).toBeUndefined();
+  });
+});
+
+describe("a request's session and user", () => {
+  const cookieOf = (setCookie: string) => setCookie.split(';')[0];
+
+  it('are the same for each ask of a request, until a sign-out by that request', async () => {
+    const user = await account();
+    const request = new Request('http://x/', { headers: { Cookie: cookieOf(await createUserSession(new Request('http://x/'), user.id)) } });
+    const first = await optionalUser(request);
+    const second = await optionalUser(request);
+    expect(second).toEqual(first);
+    // each caller its own copy
+    expect(second).not.toBe(first);
+    expect(first!.id).toBe(user.id);
+    expect((await getSession(request)).get('userId')).toBe(user.id);
+    // signed out with the same request (its cookie unchanged): the next ask reads the row again
+    await destroyUserSession(request);
+    expect(await optionalUser(request)).toBeNull();
+    expect((await getSession(request)).get('userId')).toBeUndefined();
+  });
+
+  it('see a change of the user made during the request', async () => {
+    const user = await account();
+    const request = new Request('http://x/', { headers: { Cookie: cookieOf(await createUserSession(new Request('http://x/'), user.id)) } });
+    expect((await optionalUser(request))!.nickname).toBe(user.nickname);
+    await db().update(users).set({ nickname: 'changed-in-flight' }).where(eq(users.id, user.id));
+    expect((await optionalUser(request))!.nickname).toBe('changed-in-flight');
   });
 });
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDatabase } from '~/db/client.server';
-import { db, transaction } from '~/db/index.server';
+import { db, keptForRequest, transaction } from '~/db/index.server';
 import { identifications, organizations, pins, userCollections } from '~/db/schema';
 import { createOrganization, createPin, createUser } from '../support/factories';
 
@@ -78,5 +78,28 @@ describe(`database (${process.env.DB_DRIVER || 'better-sqlite3'})`, () => {
     await db().update(organizations).set({ name: 'Renamed Circuit' }).where(eq(organizations.id, org.id));
     expect((await find('renamed')).map((r) => r.name)).toContain('Thunderbolts 12U');
     expect(await find('cooperstown')).toHaveLength(0);
+  });
+
+  it('keeps a read for one request until anything is written', async () => {
+    const org = await createOrganization('Kept League');
+    let reads = 0;
+    const nameOf = keptForRequest(async (id: string) => {
+      reads += 1;
+      return (await db().select({ name: organizations.name }).from(organizations).where(eq(organizations.id, id)).get())?.name;
+    });
+    const request = new Request('http://x/');
+    expect(await nameOf(request, org.id)).toBe('Kept League');
+    expect(await nameOf(request, org.id)).toBe('Kept League');
+    expect(reads).toBe(1);
+    // another request reads for itself; another key is read afresh
+    expect(await nameOf(new Request('http://x/'), org.id)).toBe('Kept League');
+    expect(reads).toBe(2);
+    // a write, by this request or any other, is seen at the next call
+    await db().update(organizations).set({ name: 'Renamed League' }).where(eq(organizations.id, org.id));
+    expect(await nameOf(request, org.id)).toBe('Renamed League');
+    expect(reads).toBe(3);
+    await createOrganization('Unrelated League');
+    expect(await nameOf(request, org.id)).toBe('Renamed League');
+    expect(reads).toBe(4);
   });
 });

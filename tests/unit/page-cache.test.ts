@@ -11,9 +11,13 @@ import { cachedRemixHandler, createPageCache } from '../../app/cli/page-cache.js
 let server: http.Server | null = null;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-async function start(opts: { ttlMs?: number; now?: () => number } = {}) {
+async function start(opts: { ttlMs?: number; now?: () => number; rendered?: boolean } = {}) {
   const world = { stamp: '1:0' as string | null, title: 'First', renders: 0, setCookie: false, status: 200 };
-  const cache = createPageCache({ stamp: async () => world.stamp, ...opts });
+  const { rendered, ...cacheOptions } = opts;
+  const cache = createPageCache({ stamp: async () => world.stamp, ...cacheOptions });
+  // with `rendered`, the handler hands the HTML over as the server's entry does (renderedBody), and
+  // its Response carries a body that must not be sent
+  const bodies = new WeakMap<Response, Buffer>();
   let nonces = 0;
   const app = express();
   app.use((_req, res, next) => {
@@ -28,8 +32,12 @@ async function start(opts: { ttlMs?: number; now?: () => number } = {}) {
         world.renders += 1;
         const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': `script-src 'nonce-${context.cspNonce}'` });
         if (world.setCookie) headers.set('Set-Cookie', 'toast=1');
-        return new Response(`<h1>${world.title} ${new URL(request.url).pathname}</h1><script nonce="${context.cspNonce}"></script>`, { status: world.status, headers });
+        const html = `<h1>${world.title} ${new URL(request.url).pathname}</h1><script nonce="${context.cspNonce}"></script>`;
+        const response = new Response(rendered ? 'not this' : html, { status: world.status, headers });
+        if (rendered) bodies.set(response, Buffer.from(html));
+        return response;
       },
+      renderedBody: (response: Response) => bodies.get(response),
       toRequest: (req: express.Request) => new Request(`http://local${req.originalUrl}`),
       send: async (res: express.Response, response: Response) => {
         res.status(response.status);
@@ -62,6 +70,16 @@ describe('the page cache for visitors', () => {
     expect(headerNonce(second.csp)).toBe('nonce2');
     expect(second.body).toContain('nonce="nonce2"');
     expect(second.body).not.toContain('nonce1');
+  });
+
+  it("sends and keeps the HTML the render handed over, without reading the Response's body", async () => {
+    const { world, get } = await start({ rendered: true });
+    const first = await get('/pins/1');
+    const second = await get('/pins/1');
+    expect(first.body).toBe('<h1>First /pins/1</h1><script nonce="nonce1"></script>');
+    expect([first.cache, second.cache]).toEqual(['miss', 'hit']);
+    expect(second.body).toBe('<h1>First /pins/1</h1><script nonce="nonce2"></script>');
+    expect(world.renders).toBe(1);
   });
 
   it('renders again once the database was written to', async () => {
