@@ -123,8 +123,8 @@ export async function requirePageRole(request: Request, roles: readonly Role[], 
 
 /**
  * The admin area (layout and every child loader, which Remix runs beside the layout's): null for a
- * visitor (the layout throws the 'Admin Access Required' sign-in prompt), other roles are redirected to / as the
- * specification says, admins pass.
+ * visitor (the layout throws the 'Admin Access Required' sign-in prompt), other roles are
+ * redirected to / as the specification says, admins pass.
  */
 export async function adminPageUser(request: Request): Promise<SessionUser | null> {
   const user = await optionalUser(request);
