@@ -15,7 +15,6 @@ import { fetchPage } from '~/utils/paging';
 // Audit logs are for super_admin only: an admin gets the 'Access Denied' screen with status 403.
 export async function adminAuditLogsLoader({ request }: LoaderFunctionArgs) {
   const user = await adminPageUser(request);
-  if (!user) return json({ state: 'signedOut' as const });
   if (!canViewAuditLog(user)) return json({ state: 'denied' as const }, { status: 403 });
   const query = readListQuery(new URL(request.url), auditLogQuery);
   try {

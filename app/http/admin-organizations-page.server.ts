@@ -26,7 +26,6 @@ const DIALOGS = ['new', 'edit', 'delete'] as const;
 
 export async function adminOrganizationsLoader({ request }: LoaderFunctionArgs) {
   const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminOrganizationsQuery);
   const { dialog, dialogId } = readDialog(url, DIALOGS);

@@ -27,7 +27,6 @@ const DIALOGS = ['new', 'details', 'edit', 'transfer', 'delete'] as const;
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.
 export async function adminTeamsLoader({ request }: LoaderFunctionArgs) {
   const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminTeamsQuery);
   const { dialog, dialogId } = readDialog(url, DIALOGS);

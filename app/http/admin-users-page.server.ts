@@ -25,7 +25,6 @@ const PATH = '/admin/users';
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.
 export async function adminUsersLoader({ request }: LoaderFunctionArgs) {
   const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminUsersQuery);
   const dialog = url.searchParams.get('dialog');

@@ -22,7 +22,6 @@ const PATH = '/admin/vendors';
 // Signed out: the layout shows the prompt; other roles are sent to / by the guard.
 export async function adminVendorsLoader({ request }: LoaderFunctionArgs) {
   const actor = await adminPageUser(request);
-  if (!actor) return json({ state: 'signedOut' as const });
   const url = new URL(request.url);
   const query = readListQuery(url, adminVendorsQuery);
   const id = url.searchParams.get('id');

@@ -121,12 +121,8 @@ export async function requirePageRole(request: Request, roles: readonly Role[], 
   return user;
 }
 
-/**
- * The admin area (layout and every child loader, which Remix runs beside the layout's): null for a
- * visitor (the layout throws the 'Admin Access Required' sign-in prompt), other roles are
- * redirected to / as the specification says, admins pass.
- */
-export async function adminPageUser(request: Request): Promise<SessionUser | null> {
+/** An admin, or null for a visitor; other roles are redirected to / as the specification says (and told why). */
+async function adminOrVisitor(request: Request): Promise<SessionUser | null> {
   const user = await optionalUser(request);
   if (!user) return null;
   // sent home, and told why (not silently moved)
@@ -140,9 +136,20 @@ export async function adminPageUser(request: Request): Promise<SessionUser | nul
   return user;
 }
 
+/**
+ * The admin area's pages (the layout and every child loader, which Remix runs beside the layout's):
+ * a visitor gets the 'Admin Access Required' sign-in prompt (401), other roles are redirected to /,
+ * admins pass.
+ */
+export async function adminPageUser(request: Request): Promise<SessionUser> {
+  const user = await adminOrVisitor(request);
+  if (!user) throw signInPrompt(request, { title: 'Admin Access Required', message: 'Sign in with an admin account to manage PinDex.' });
+  return user;
+}
+
 /** An admin page's action: a visitor is sent to sign in, other roles to / (as the page's loader does). */
 export async function adminActionUser(request: Request): Promise<SessionUser> {
-  const user = await adminPageUser(request);
+  const user = await adminOrVisitor(request);
   if (!user) throw redirect(signInUrl(request));
   return user;
 }

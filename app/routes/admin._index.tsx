@@ -21,7 +21,6 @@ const QUICK_ACTIONS = [
 
 export default function AdminDashboard() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return null;
   if (data.state === 'error') {
     return (
       <div className="space-y-4">

@@ -21,7 +21,6 @@ function seriesRows(series: Bucket[]) {
 
 export default function AdminAnalytics() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return null;
   if (data.state === 'error') {
     return (
       <div className="space-y-4">

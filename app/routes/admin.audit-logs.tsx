@@ -38,7 +38,6 @@ const columns: DataTableColumn<AuditLogEntry>[] = [
 
 export default function AdminAuditLogs() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return null;
   if (data.state === 'denied') {
     return (
       <div className="card mx-auto max-w-lg p-8 text-center">

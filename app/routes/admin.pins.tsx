@@ -31,7 +31,6 @@ type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { state: 
 
 export default function AdminPins() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return null;
   if (data.state === 'error') {
     return (
       <div className="space-y-4">

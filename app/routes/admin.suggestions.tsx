@@ -20,10 +20,9 @@ const statusOf = (url: URL): SuggestionStatus => {
   return isOneOf(SUGGESTION_STATUSES, s) ? s : 'pending';
 };
 
-// Signed out: the layout shows the prompt; other roles are sent to / by the guard.
+// Signed out: the sign-in prompt; other roles are sent to / by the guard.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await adminPageUser(request);
-  if (!user) return json({ status: 'pending' as SuggestionStatus, suggestions: [], counts: { pending: 0, approved: 0, rejected: 0 } });
   const status = statusOf(new URL(request.url));
   try {
     return json({ status, ...(await listSuggestions(user, status)) });

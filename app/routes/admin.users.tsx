@@ -31,7 +31,6 @@ type Row = Loaded['rows'][number];
 
 export default function AdminUsers() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return null;
   if (data.state === 'error') {
     return (
       <div className="space-y-4">

@@ -43,7 +43,6 @@ const age = (days: number) => (days === 0 ? 'today' : days === 1 ? '1 day' : `${
 
 export default function AdminVendors() {
   const data = useLoaderData<typeof loader>();
-  if (data.state === 'signedOut') return null;
   if (data.state === 'error') {
     return (
       <div className="space-y-4">
