@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -8,6 +9,10 @@ export default defineConfig({
     environment: 'node',
     setupFiles: ['tests/support/setup-db.ts'],
     pool: 'forks',
+    // Vitest's default is one fork fewer than the CPUs: a single fork on a 2-core machine (CI's),
+    // which left one core idle for the whole run. Each file has its own database, so files run
+    // side by side safely.
+    maxWorkers: os.availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
