@@ -17,22 +17,13 @@ import { requireUserOr404 } from '~/http/guards.server';
 import { redirectWithToast } from '~/http/toast.server';
 import { changeEmail, changePassword, deleteAccount, hasPassword } from '~/services/account.server';
 import { isAppError } from '~/services/errors';
-import { updateNickname, updateProfilePicture } from '~/services/users.server';
+import { accountFields, updateNickname, updateProfilePicture } from '~/services/users.server';
 
 // /profile is not registered for signed-out visitors: 404.
 export async function profileLoader({ request }: LoaderFunctionArgs) {
   const user = await requireUserOr404(request);
   return json({
-    user: {
-      id: user.id,
-      email: user.email,
-      nickname: user.nickname,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      role: user.role,
-      profileImageUrl: user.profileImageUrl,
-      createdAt: user.createdAt.toISOString(),
-    },
+    user: { ...accountFields(user), createdAt: user.createdAt.toISOString() },
     hasPassword: await hasPassword(user.id),
   });
 }

@@ -17,7 +17,7 @@ import { clearStaleSession, optionalUser } from '~/http/guards.server';
 import { countEarnedBadges } from '~/services/achievements.server';
 import { cartCount } from '~/services/cart.server';
 import { unreadNotificationCount } from '~/services/trades.server';
-import { completeOnboarding, defaultNickname } from '~/services/users.server';
+import { accountFields, completeOnboarding, defaultNickname } from '~/services/users.server';
 import { getToast, redirectWithToast } from '~/http/toast.server';
 
 export async function rootLoader({ request }: LoaderFunctionArgs) {
@@ -27,17 +27,7 @@ export async function rootLoader({ request }: LoaderFunctionArgs) {
   const cartPieces = user ? await cartCount(user.id) : 0;
   const unreadNotifications = user ? await unreadNotificationCount(user.id) : 0;
   const navUser: NavUser | null = user
-    ? {
-        id: user.id,
-        email: user.email,
-        nickname: user.nickname,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        role: user.role,
-        profileImageUrl: user.profileImageUrl,
-        cartCount: cartPieces,
-        unreadNotifications,
-      }
+    ? { ...accountFields(user), cartCount: cartPieces, unreadNotifications }
     : null;
   const toasts: ToastMessage[] = toast
     ? [

@@ -47,6 +47,12 @@ export function toPublicUser(user: SessionUser): PublicUser {
   return rest;
 }
 
+/** What a page shows a signed-in user of their own account (the nav, the profile page). */
+export function accountFields(user: User) {
+  const { id, email, nickname, firstName, lastName, role, profileImageUrl } = user;
+  return { id, email, nickname, firstName, lastName, role, profileImageUrl };
+}
+
 const byEmail = (email: string) => sql`lower(${users.email}) = ${email.trim().toLowerCase()}`;
 
 function isUniqueViolation(error: unknown, what: 'email' | 'nickname'): boolean {
