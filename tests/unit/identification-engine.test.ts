@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout } from '~/services/identification/detail.server';
-import { extractFeatures, plausibleRivals, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
+import { extractFeatures, plausibleRivals, quickRank, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -90,6 +90,20 @@ describe('visual engine', () => {
     expect(shortlistPlace([30, 12, 9, 14], 9, 4)).toBe(-1);
     expect(shortlistPlace([30, 9, 12, 9], 10, 4)).toBe(3); // the last of equally weak ones (the least voted)
     expect(shortlistPlace([30, 12], 5, 4)).toBe(2); // room left: after the others
+  });
+
+  it('ranks a quick fit whose inliers bunch in a corner of the pin below one whose inliers spread over it', () => {
+    const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+    // 20 correspondences within a 10 px square of a 400 x 400 px pin, 16 spread over most of its face
+    const bunched = { src: Array.from({ length: 40 }, (_, k) => 100 + ((k * 7) % 10)), dst: [] as number[] };
+    bunched.dst = [...bunched.src];
+    const spread = { src: Array.from({ length: 32 }, (_, k) => (k % 2 === 0 ? 50 + (k % 8) * 50 : 50 + Math.floor(k / 8) * 100)), dst: [] as number[] };
+    spread.dst = [...spread.src];
+    const area = 400 * 400;
+    expect(quickRank(spread, { inliers: 16, H: identity }, area)).toBe(16);
+    expect(quickRank(bunched, { inliers: 20, H: identity }, area)).toBeLessThan(20 / 2);
+    // no fit counts nothing
+    expect(quickRank(spread, { inliers: 0, H: null }, area)).toBe(0);
   });
 
   it('lets a colour variant found with a third of the inliers duel for the photo when the strongest pin\'s colours are not the photo\'s', () => {

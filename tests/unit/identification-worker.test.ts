@@ -15,7 +15,7 @@ import { buildDetailWorker } from '../../app/cli/build-worker.js';
 import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeFeatures, decodeRGB, openCvOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
-import { fitPinHomography, quickInliers, referencePairHomography } from '~/services/identification/geometry.server';
+import { fitPinHomography, quickFit, referencePairHomography } from '~/services/identification/geometry.server';
 import { asWords, ratioMatches } from '~/services/identification/vocab.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
@@ -154,7 +154,7 @@ describe('the second core', () => {
     expect(fits).toEqual(sets.map((c) => fitPinHomography(cv, c)));
     expect(fits[0].H).not.toBeNull();
     expect(fits[0].mask.reduce((n, v) => n + v, 0)).toBeGreaterThan(80);
-    expect(await worker.quickInliers(sets)).toEqual(sets.map((c) => quickInliers(c, c.iters)));
+    expect(await worker.quickFits(sets)).toEqual(sets.map((c) => quickFit(c, c.iters)));
   });
 
   it('finds, level by level on two threads, the keypoints and descriptors of one ORB over the whole pyramid', async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
-import { quickInliers, RANSAC_PX } from '~/services/identification/geometry.server';
+import { inlierTargets, quickFit, quickInliers, RANSAC_PX } from '~/services/identification/geometry.server';
 import { RANSAC_WASM } from '~/services/identification/ransac-wasm';
 import { ransacCount } from '~/services/identification/ransac.server';
 import { mulberry32, mulberry32Step, mulberry32Value } from '~/utils/random';
@@ -168,6 +168,18 @@ describe('the quick RANSAC count', () => {
     const base = correspondences(12, 50, 10, 2);
     const mirrored = { src: base.src, dst: base.dst.map((v, k) => (k % 2 === 0 ? 1000 - v : v)) };
     expect(ransacCount(mirrored.src, mirrored.dst, RANSAC_PX, 1000, 0.995)).toBe(plainCount(mirrored.src, mirrored.dst, RANSAC_PX, 1000, 0.995));
+  });
+
+  it('keeps the homography that gathered the count', () => {
+    const rnd = mulberry32(11);
+    for (let k = 0; k < 60; k++) {
+      const { src, dst } = correspondences(2000 + k, 6 + Math.floor(rnd() * 80), Math.floor(rnd() * 80), rnd() * 6);
+      const fit = quickFit({ src, dst });
+      expect(fit.inliers).toBe(quickInliers({ src, dst }));
+      expect(fit.H).not.toBeNull();
+      expect(inlierTargets({ src, dst }, fit.H as number[]).length / 2, `case ${k}`).toBe(fit.inliers);
+    }
+    expect(quickFit(correspondences(5, 5, 0, 0)).H).toBeNull();
   });
 
   it('keeps fewer than six correspondences out, and answers at once for fewer than four', () => {

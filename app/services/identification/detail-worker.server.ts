@@ -7,7 +7,7 @@
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
 //    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
 //  - the shortlist's geometry: every other candidate's inliers are counted in the worker
-//    (`quickInliers`), and every other reference cut out of a photo matched exhaustively with the
+//    (`quickFit`), and every other reference cut out of a photo matched exhaustively with the
 //    photo's descriptors (`ratioMatches`); the homographies are fitted there too, every other one
 //    (`fitPinHomography`), when the detail check below could not be sent early;
 //  - the strongest candidate's full-resolution detail check (about 33 ms there), which does not
@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
 import type { OrbParams, OrbResult } from "./features.server";
-import type { Correspondences, PinFit, ReferencePair } from "./geometry.server";
+import type { Correspondences, PinFit, QuickFit, ReferencePair } from "./geometry.server";
 import type { VoteTask } from "./vocab.server";
 
 /** The file name of the bundled worker, beside the server build. */
@@ -60,12 +60,12 @@ export type WorkerRequest =
 export type WorkerReply =
   | { id: number; outcome: DetailOutcome }
   | { id: number; orb: OrbResult }
-  | { id: number; geometry: number[] | PinFit[] | number[][] }
+  | { id: number; geometry: QuickFit[] | PinFit[] | number[][] }
   | { id: number; homography: number[] | null }
   | { id: number; votes: Int32Array }
   | { id: number; error: string };
 
-/** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickInliers`). */
+/** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickFit`). */
 export interface QuickTask extends Correspondences {
   iters: number;
 }
@@ -124,9 +124,9 @@ export class DetailWorker {
     return this.send<OrbResult>((id) => ({ id, kind: "orb", task }));
   }
 
-  /** Counts the inliers of candidates in the worker (`quickInliers`); rejects when the worker cannot. */
-  quickInliers(task: QuickTask[]): Promise<number[]> {
-    return this.send<number[]>((id) => ({ id, kind: "quick", task }));
+  /** Counts the inliers of candidates in the worker (`quickFit`); rejects when the worker cannot. */
+  quickFits(task: QuickTask[]): Promise<QuickFit[]> {
+    return this.send<QuickFit[]>((id) => ({ id, kind: "quick", task }));
   }
 
   /** Fits the pin's homography of candidates in the worker (`fitPinHomography`); rejects when the worker cannot. */

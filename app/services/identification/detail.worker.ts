@@ -14,7 +14,7 @@ import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
 import { orbPattern } from "./brief.server";
-import { fitPinHomography, quickInliers, referencePairHomography } from "./geometry.server";
+import { fitPinHomography, quickFit, referencePairHomography } from "./geometry.server";
 import { ratioMatches, voteRemote } from "./vocab.server";
 import type { WorkerReply, WorkerRequest } from "./detail-worker.server";
 
@@ -36,7 +36,7 @@ port.on("message", async (request: WorkerRequest) => {
       return;
     }
     if (request.kind === "quick") {
-      port.postMessage({ id, geometry: request.task.map((c) => quickInliers(c, c.iters)) } satisfies WorkerReply);
+      port.postMessage({ id, geometry: request.task.map((c) => quickFit(c, c.iters)) } satisfies WorkerReply);
       return;
     }
     if (request.kind === "fit") {

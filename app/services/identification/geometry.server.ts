@@ -1,7 +1,7 @@
 // Geometry shared by the matcher (engine.server.ts) and the detail check, either of which may run in a
 // worker thread with its own OpenCV (detail-worker.server.ts): helpers that take only plain arrays.
 import type { CV } from "./opencv.server";
-import { ransacCount } from "./ransac.server";
+import { ransacFit } from "./ransac.server";
 import { ratioMatches } from "./vocab.server";
 
 /** RANSAC reprojection threshold of the pin's homography (query pixels at QUERY_SIDE). */
@@ -170,15 +170,65 @@ export function fitPinHomography(cv: CV, { src, dst }: Correspondences): PinFit 
   }
 }
 
+/** A quick RANSAC fit: its inlier count and the homography of the sample that gathered them (null with none). */
+export interface QuickFit {
+  inliers: number;
+  H: number[] | null;
+}
+
 /**
- * Inlier count of a quick RANSAC homography fit (no model is kept), following OpenCV's estimator: random
- * 4-point samples whose triangles keep their orientation, inliers within RANSAC_PX pixels, the iteration
- * count adapted to the best inlier ratio so far (at most maxIters). Deterministic (mulberry32, a fixed
- * seed) so that a photo always gets the same answer. In WebAssembly (ransac.server.ts).
+ * A quick RANSAC homography fit, following OpenCV's estimator: random 4-point samples whose triangles
+ * keep their orientation, inliers within RANSAC_PX pixels, the iteration count adapted to the best
+ * inlier ratio so far (at most maxIters). Deterministic (mulberry32, a fixed seed) so that a photo
+ * always gets the same answer. In WebAssembly (ransac.server.ts).
  */
-export function quickInliers({ src, dst }: Correspondences, maxIters = 1000): number {
-  if (src.length / 2 < 6) return 0;
-  return ransacCount(src, dst, RANSAC_PX, maxIters, 0.995);
+export function quickFit({ src, dst }: Correspondences, maxIters = 1000): QuickFit {
+  if (src.length / 2 < 6) return { inliers: 0, H: null };
+  const { count, H } = ransacFit(src, dst, RANSAC_PX, maxIters, 0.995);
+  return { inliers: count, H };
+}
+
+/** The inlier count of `quickFit`. */
+export function quickInliers(c: Correspondences, maxIters = 1000): number {
+  return quickFit(c, maxIters).inliers;
+}
+
+/** Area of the convex hull of points (x, y after each other; monotone chain). */
+export function hullArea(pts: ArrayLike<number>): number {
+  const n = pts.length / 2;
+  if (n < 3) return 0;
+  const idx = Array.from({ length: n }, (_, k) => k).sort((a, b) => pts[a * 2] - pts[b * 2] || pts[a * 2 + 1] - pts[b * 2 + 1]);
+  const cross = (o: number, a: number, b: number) =>
+    (pts[a * 2] - pts[o * 2]) * (pts[b * 2 + 1] - pts[o * 2 + 1]) - (pts[a * 2 + 1] - pts[o * 2 + 1]) * (pts[b * 2] - pts[o * 2]);
+  const chain = (order: number[]) => {
+    const out: number[] = [];
+    for (const k of order) {
+      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], k) <= 0) out.pop();
+      out.push(k);
+    }
+    return out.slice(0, -1);
+  };
+  const hull = [...chain(idx), ...chain([...idx].reverse())];
+  let area = 0;
+  for (let k = 0; k < hull.length; k++) {
+    const a = hull[k], b = hull[(k + 1) % hull.length];
+    area += pts[a * 2] * pts[b * 2 + 1] - pts[b * 2] * pts[a * 2 + 1];
+  }
+  return Math.abs(area) / 2;
+}
+
+/** The reference points (dst) of the correspondences within RANSAC_PX of where H sends their photo points. */
+export function inlierTargets({ src, dst }: Correspondences, H: number[]): number[] {
+  const out: number[] = [];
+  const thr = RANSAC_PX * RANSAC_PX;
+  for (let k = 0; k < src.length; k += 2) {
+    const x = src[k], y = src[k + 1];
+    const w = 1 / (H[6] * x + H[7] * y + 1);
+    const dx = (H[0] * x + H[1] * y + H[2]) * w - dst[k];
+    const dy = (H[3] * x + H[4] * y + H[5]) * w - dst[k + 1];
+    if (dx * dx + dy * dy <= thr) out.push(dst[k], dst[k + 1]);
+  }
+  return out;
 }
 
 /** Two references' own ORB features (points x, y after each other; descriptors 8 words each). */

@@ -182,7 +182,8 @@
 
   ;; The quick RANSAC count (`quickInliers` in geometry.server.ts; the JavaScript it replaced is the
   ;; unit test's `plainCount`): the $m correspondences' coordinates as four f64 arrays at $x, $y, $u,
-  ;; $v (16 bytes aligned, room for one more each), scratch at $work (16 + 576 + 72 bytes), at most $maxIters iterations, the inlier
+  ;; $v (16 bytes aligned, room for one more each), scratch at $work (16 + 576 + 72 bytes, then the best
+  ;; homography's 72), at most $maxIters iterations, the inlier
   ;; distance's square $thr and log(1 - confidence) $logMiss. Returns the most inliers a sample's
   ;; homography gathered.
   (func (export "count") (param $x i32) (param $y i32) (param $u i32) (param $v i32) (param $m i32)
@@ -238,6 +239,16 @@
           (local.set $count (call $inliers (local.get $x) (local.get $y) (local.get $u) (local.get $v) (local.get $m) (local.get $h) (local.get $thr)))
           (br_if $skip (i32.le_s (local.get $count) (local.get $best)))
           (local.set $best (local.get $count))
+          ;; the best sample's homography, kept at $work + 672 (`ransacFit`)
+          (f64.store offset=672 (local.get $work) (f64.load offset=592 (local.get $work)))
+          (f64.store offset=680 (local.get $work) (f64.load offset=600 (local.get $work)))
+          (f64.store offset=688 (local.get $work) (f64.load offset=608 (local.get $work)))
+          (f64.store offset=696 (local.get $work) (f64.load offset=616 (local.get $work)))
+          (f64.store offset=704 (local.get $work) (f64.load offset=624 (local.get $work)))
+          (f64.store offset=712 (local.get $work) (f64.load offset=632 (local.get $work)))
+          (f64.store offset=720 (local.get $work) (f64.load offset=640 (local.get $work)))
+          (f64.store offset=728 (local.get $work) (f64.load offset=648 (local.get $work)))
+          (f64.store offset=736 (local.get $work) (f64.load offset=656 (local.get $work)))
           ;; iterations needed to draw one all-inlier sample with the given confidence
           (local.set $p (call $pow (f64.div (f64.convert_i32_s (local.get $count)) (local.get $mf)) (f64.const 4)))
           (br_if $stop (f64.ge (local.get $p) (f64.const 1)))
