@@ -37,7 +37,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask, type VoteWeighting } from "./vocab.server";
 import {
   decodeLayout,
   letterDuel,
@@ -163,6 +163,12 @@ const VOTE_MARGIN = 12;
 // a photo descriptor is also searched in the visual word it is nearly as close to (within this many
 // bits of its own): the vote then depends much less on where the vocabulary's boundaries fall
 const SECOND_WORD_SLACK = 4;
+// the shortlist ranks the voted images by their votes weighted by the rarity (idf) of the photo
+// descriptor's visual word, each word counted once an image: common texture (background, enamel
+// edges, lettering strokes every pin has) weighs less. Engine alone, validation top-1 73.5 -> 74.5%,
+// top-4 86.5 -> 86.8%, false matches 17 -> 16% (README, "The vote weighted by word rarity"); the
+// correspondences and the vote counts the shortlist's bars read are unchanged
+const VOTE_WEIGHTING: VoteWeighting = "idf-burst";
 const MAX_HAMMING = 64;
 const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
@@ -642,8 +648,8 @@ export class VisualIndex {
     slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
     const helper = this.detailWorker;
     const remote = helper ? (task: VoteTask) => helper.vote(task) : undefined;
-    const { votes, voted, acc, nAcc } = await vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN, remote);
-    voted.sort((a, b) => votes[b] - votes[a]); // stable: equal votes keep first-vote order
+    const { votes, weighted, voted, acc, nAcc } = await vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN, remote, VOTE_WEIGHTING);
+    voted.sort((a, b) => weighted[b] - weighted[a]); // stable: equal votes keep first-vote order
     const ranked: Voted[] = voted.filter((slot) => slots[slot]).map((slot) => ({ e: slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
     const listed = new Map(ranked.slice(0, DEEPER_VOTED).map((r) => [r.slot, r.arr]));
@@ -660,7 +666,7 @@ export class VisualIndex {
     }
     p.lap("shortlist");
 
-    const topVotes = ranked[0]?.votes ?? 0;
+    const topVotes = Math.max(0, ...ranked.map((r) => r.votes));
     const countable = (r: Voted) => r.votes >= 6 && r.votes >= topVotes * 0.15;
     // A quick RANSAC (ransac.wat) counts the inliers of the SHORTLIST_VOTED most-voted images (OpenCV's
     // estimator spends ~10 ms on an image with few inliers, and most have few; those below the first
