@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
-import { NO_WORD, popcnt, Vocabulary } from '~/services/identification/vocab.server';
+import { NO_WORD, popcnt, Vocabulary, wordRarity, type PostingLists } from '~/services/identification/vocab.server';
 import { WORDS_WASM } from '~/services/identification/words-wasm';
 import { mulberry32 } from '~/utils/random';
 
@@ -94,5 +94,15 @@ describe('visual words (WebAssembly)', () => {
     const bytes = await assembleKernel('words');
     expect(Buffer.from(WORDS_WASM, 'base64').equals(Buffer.from(bytes)), 'run npm run wasm').toBe(true);
     expect(kernelModuleSource('words', bytes)).toContain(WORDS_WASM);
+  });
+});
+
+describe('word rarity (the weight of a vote in the shortlist)', () => {
+  it('is log(images / images with the word), an image counted once however often it has the word', () => {
+    // word 0: images 0, 1, 2 (image 1 twice); word 1: image 2 only; word 2: no image
+    const lists = { start: Uint32Array.from([0, 4, 5, 5]), slot: Int32Array.from([0, 1, 1, 2, 2]) } as unknown as PostingLists;
+    const idf = wordRarity(lists);
+    expect(Array.from(idf)).toEqual([0, Math.log(3), 0]);
+    expect(wordRarity(lists)).toBe(idf); // kept for the build's lists
   });
 });

@@ -37,7 +37,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask, type VoteWeighting } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
 import {
   decodeLayout,
   letterDuel,
@@ -163,12 +163,6 @@ const VOTE_MARGIN = 12;
 // a photo descriptor is also searched in the visual word it is nearly as close to (within this many
 // bits of its own): the vote then depends much less on where the vocabulary's boundaries fall
 const SECOND_WORD_SLACK = 4;
-// the shortlist ranks the voted images by their votes weighted by the rarity (idf) of the photo
-// descriptor's visual word, each word counted once an image: common texture (background, enamel
-// edges, lettering strokes every pin has) weighs less. Engine alone, validation top-1 73.5 -> 74.5%,
-// top-4 86.5 -> 86.8%, false matches 17 -> 16% (README, "The vote weighted by word rarity"); the
-// correspondences and the vote counts the shortlist's bars read are unchanged
-const VOTE_WEIGHTING: VoteWeighting = "idf-burst";
 const MAX_HAMMING = 64;
 const ACCEPT_HAMMING = 50;
 const WORD_OCCUPANCY = 200; // target reference descriptors per visual word
@@ -648,8 +642,13 @@ export class VisualIndex {
     slots.forEach((e, slot) => (alive[slot] = e ? 1 : 0));
     const helper = this.detailWorker;
     const remote = helper ? (task: VoteTask) => helper.vote(task) : undefined;
-    const { votes, weighted, voted, acc, nAcc } = await vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN, remote, VOTE_WEIGHTING);
-    voted.sort((a, b) => weighted[b] - weighted[a]); // stable: equal votes keep first-vote order
+    const { votes, weighted, voted, acc, nAcc } = await vote(qDesc, qWords, qSecond, this.lists as PostingLists, alive, MAX_HAMMING, ACCEPT_HAMMING, RATIO, VOTE_MARGIN, remote);
+    // ranked by votes weighted by the rarity (idf) of the photo descriptor's visual word, each word
+    // counted once an image: common texture (background, enamel edges, lettering strokes every pin
+    // has) weighs less. Engine alone, validation top-1 73.5 -> 74.5%, top-4 86.5 -> 86.8%, false
+    // matches 17 -> 16% (README, "The vote weighted by word rarity"); the correspondences and the
+    // vote counts the shortlist's bars read are unchanged. Stable: equal weights keep first-vote order
+    voted.sort((a, b) => weighted[b] - weighted[a]);
     const ranked: Voted[] = voted.filter((slot) => slots[slot]).map((slot) => ({ e: slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
     // correspondences (query index, reference index) of the images that can make the shortlist
     const listed = new Map(ranked.slice(0, DEEPER_VOTED).map((r) => [r.slot, r.arr]));

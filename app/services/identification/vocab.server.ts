@@ -559,11 +559,11 @@ export function postingOf(lists: PostingLists, g: number, slot: number, i: numbe
  * over both; among images that a descriptor is the first to vote for, those filed at the build come
  * first (the order that breaks ties of equal votes).
  *
- * `weighted` is each image's vote as the shortlist ranks it (`weighting`): a vote counts 1
- * ("count"), the idf of the photo descriptor's word (`wordRarity`: a word that most images have is
- * background or enamel edge and says little), or the inverse of its posting list's length; with
- * "burst" and "idf-burst", a word counts once an image however many of the photo's descriptors in it
- * vote for that image (a repeated texture). `votes` and the correspondences do not depend on it.
+ * `weighted` is each image's vote as the shortlist ranks it: the sum of the idf of the words of the
+ * photo descriptors that vote for it (`wordRarity`: a word that most images have is background or
+ * enamel edge and says little), each word counted once an image however many of the photo's
+ * descriptors in it vote for that image (a repeated texture). `votes` and the correspondences do not
+ * depend on it.
  *
  * With `remote` (the worker thread, `voteRemote` there), the lists are searched for the last
  * descriptors, about half of the postings, on the other core while this thread searches them for the
@@ -583,24 +583,22 @@ export async function vote(
   ratio: number,
   margin: number, // bits behind the descriptor's nearest over all images that still vote
   remote?: (task: VoteTask) => Promise<Int32Array>,
-  weighting: VoteWeighting = "count",
 ): Promise<{ votes: Int32Array; weighted: Float64Array; voted: number[]; acc: Int32Array; nAcc: number }> {
   const nSlots = alive.length;
   const qn = qDesc.length / 8;
   const votes = new Int32Array(nSlots);
   const weighted = new Float64Array(nSlots);
-  const idf = weighting === "count" || weighting === "burst" ? null : wordRarity(lists, weighting === "inverse" ? "inverse" : "idf");
-  const burst = weighting === "burst" || weighting === "idf-burst" ? new Set<number>() : null;
+  const idf = wordRarity(lists);
+  const counted = new Set<number>(); // word x image pairs that have voted
   const voted: number[] = []; // slots in order of their first vote (ties keep that order)
   let acc = new Int32Array(3 * 4096); // accepted correspondences: slot, query index, reference index
   let nAcc = 0;
   const add = (slot: number, j: number, ref: number) => {
     if (votes[slot]++ === 0) voted.push(slot);
-    const w = qWords[j];
-    if (!burst) weighted[slot] += idf ? idf[w] : 1;
-    else if (!burst.has(w * nSlots + slot)) {
-      burst.add(w * nSlots + slot);
-      weighted[slot] += idf ? idf[w] : 1;
+    const pair = qWords[j] * nSlots + slot;
+    if (!counted.has(pair)) {
+      counted.add(pair);
+      weighted[slot] += idf[qWords[j]];
     }
     if (nAcc * 3 + 3 > acc.length) {
       const a = new Int32Array(acc.length * 2);
@@ -679,37 +677,24 @@ export async function vote(
   return { votes, weighted, voted, acc, nAcc };
 }
 
-/** How a vote counts: each one 1, by the rarity of the photo descriptor's word, and/or once per word and image. */
-export type VoteWeighting = "count" | "idf" | "inverse" | "burst" | "idf-burst";
+const rarityOf = new WeakMap<PostingLists, Float64Array>();
 
-const rarityOf = new WeakMap<PostingLists, Map<string, Float64Array>>();
-
-/**
- * Rarity of each visual word among the images filed at the build: idf, log(images / images with the
- * word), or the inverse of the word's posting-list length (times the mean length).
- */
-export function wordRarity(lists: PostingLists, kind: "idf" | "inverse"): Float64Array {
-  let cache = rarityOf.get(lists);
-  if (!cache) rarityOf.set(lists, (cache = new Map()));
-  const hit = cache.get(kind);
+/** Rarity of each visual word among the images filed at the build (idf): log(images / images with the word). Kept per build. */
+export function wordRarity(lists: PostingLists): Float64Array {
+  const hit = rarityOf.get(lists);
   if (hit) return hit;
   const nWords = lists.start.length - 1;
   const out = new Float64Array(nWords);
   const images = new Set<number>();
   for (let k = 0; k < lists.start[nWords]; k++) images.add(lists.slot[k]);
   const n = Math.max(1, images.size);
-  const mean = lists.start[nWords] / Math.max(1, nWords);
   for (let w = 0; w < nWords; w++) {
     const from = lists.start[w], to = lists.start[w + 1];
-    if (kind === "inverse") {
-      out[w] = to > from ? mean / (to - from) : 0;
-      continue;
-    }
     let df = 0;
     for (let k = from, last = -1; k < to; k++) if (lists.slot[k] !== last) { last = lists.slot[k]; df++; }
     out[w] = df > 0 ? Math.log(n / df) : 0;
   }
-  cache.set(kind, out);
+  rarityOf.set(lists, out);
   return out;
 }
 
