@@ -5,6 +5,7 @@ import { getCV, type CV, type Feature2DCalls } from "./opencv.server";
 import { enlargeRGB, grayscale } from "./pixels.server";
 import { cvRound, orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
+import { convexHullOrder } from "./geometry.server";
 import type { RawImage } from "./raw-image";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
@@ -462,24 +463,7 @@ export function concatOrb(parts: OrbResult[]): OrbResult {
 }
 
 function convexHull(points: Float32Array): Float32Array {
-  const n = points.length / 2;
-  const idx = Array.from({ length: n }, (_, i) => i);
-  idx.sort((a, b) => points[a * 2] - points[b * 2] || points[a * 2 + 1] - points[b * 2 + 1]);
-  const cross = (o: number, a: number, b: number) =>
-    (points[a * 2] - points[o * 2]) * (points[b * 2 + 1] - points[o * 2 + 1]) -
-    (points[a * 2 + 1] - points[o * 2 + 1]) * (points[b * 2] - points[o * 2]);
-  const lower: number[] = [];
-  for (const i of idx) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], i) <= 0) lower.pop();
-    lower.push(i);
-  }
-  const upper: number[] = [];
-  for (let k = idx.length - 1; k >= 0; k--) {
-    const i = idx[k];
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], i) <= 0) upper.pop();
-    upper.push(i);
-  }
-  const hull = lower.slice(0, -1).concat(upper.slice(0, -1));
+  const hull = convexHullOrder(points);
   const out = new Float32Array(hull.length * 2);
   hull.forEach((i, k) => {
     out[k * 2] = points[i * 2];

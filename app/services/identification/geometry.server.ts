@@ -193,10 +193,9 @@ export function quickInliers(c: Correspondences, maxIters = 1000): number {
   return quickFit(c, maxIters).inliers;
 }
 
-/** Area of the convex hull of points (x, y after each other; monotone chain). */
-export function hullArea(pts: ArrayLike<number>): number {
+/** Indices of the convex hull's corners of points (x, y after each other), counter-clockwise (monotone chain). */
+export function convexHullOrder(pts: ArrayLike<number>): number[] {
   const n = pts.length / 2;
-  if (n < 3) return 0;
   const idx = Array.from({ length: n }, (_, k) => k).sort((a, b) => pts[a * 2] - pts[b * 2] || pts[a * 2 + 1] - pts[b * 2 + 1]);
   const cross = (o: number, a: number, b: number) =>
     (pts[a * 2] - pts[o * 2]) * (pts[b * 2 + 1] - pts[o * 2 + 1]) - (pts[a * 2 + 1] - pts[o * 2 + 1]) * (pts[b * 2] - pts[o * 2]);
@@ -208,7 +207,13 @@ export function hullArea(pts: ArrayLike<number>): number {
     }
     return out.slice(0, -1);
   };
-  const hull = [...chain(idx), ...chain([...idx].reverse())];
+  return [...chain(idx), ...chain([...idx].reverse())];
+}
+
+/** Area of the convex hull of points (x, y after each other). */
+export function hullArea(pts: ArrayLike<number>): number {
+  if (pts.length / 2 < 3) return 0;
+  const hull = convexHullOrder(pts);
   let area = 0;
   for (let k = 0; k < hull.length; k++) {
     const a = hull[k], b = hull[(k + 1) % hull.length];
