@@ -197,6 +197,29 @@ describe('the second core', () => {
     expect(failing.completed).toBe(0);
   });
 
+  it("is started, with its OpenCV loaded, by the index's warm-up, not by the first photo; a broken one is not waited for", async () => {
+    const fresh = DetailWorker.at(pathToFileURL(path.join(dir, 'detail-worker.js'))) as DetailWorker;
+    const broken = path.join(dir, 'broken-at-warm-up.js');
+    writeFileSync(broken, 'throw new Error("broken on purpose");\n');
+    const failing = DetailWorker.at(pathToFileURL(broken)) as DetailWorker;
+    const errors = console.error;
+    console.error = () => undefined; // the failure is logged
+    try {
+      const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+      const index = new VisualIndex(load, undefined, fresh);
+      index.add({ imageId: 'eagles', pinId: 'eagles', features: await extractFeatures(refs.get('eagles') as Buffer) });
+      expect(fresh.warmed).toBe(false);
+      await index.warmUp(pause);
+      expect(fresh.warmed).toBe(true);
+      await new VisualIndex(load, undefined, failing).warmUp(pause);
+      expect(failing.warmed).toBe(false);
+    } finally {
+      console.error = errors;
+      await fresh.close();
+      await failing.close();
+    }
+  });
+
   it('is not used where it was not built', () => {
     expect(DetailWorker.at(pathToFileURL(path.join(dir, 'missing.js')))).toBeNull();
   });

@@ -55,7 +55,8 @@ export type WorkerRequest =
   | { id: number; kind: "fit"; task: Correspondences[] }
   | { id: number; kind: "match"; task: MatchTask }
   | { id: number; kind: "pair"; task: ReferencePair }
-  | { id: number; kind: "vote"; task: VoteTask };
+  | { id: number; kind: "vote"; task: VoteTask }
+  | { id: number; kind: "warm" };
 
 export type WorkerReply =
   | { id: number; outcome: DetailOutcome }
@@ -63,6 +64,7 @@ export type WorkerReply =
   | { id: number; geometry: QuickFit[] | PinFit[] | number[][] }
   | { id: number; homography: number[] | null }
   | { id: number; votes: Int32Array }
+  | { id: number; warm: true }
   | { id: number; error: string };
 
 /** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickFit`). */
@@ -105,6 +107,8 @@ export class DetailWorker {
   pairsCompleted = 0;
   /** parts of a photo's vote the worker has searched (likewise) */
   votesCompleted = 0;
+  /** whether the worker has loaded its OpenCV for `warmUp` (likewise) */
+  warmed = false;
 
   constructor(private readonly file: string) {}
 
@@ -147,6 +151,15 @@ export class DetailWorker {
   /** Searches the posting lists for part of a photo's descriptors in the worker (`voteRemote`); rejects when the worker cannot. */
   vote(task: VoteTask): Promise<Int32Array> {
     return this.send<Int32Array>((id) => ({ id, kind: "vote", task }));
+  }
+
+  /**
+   * Starts the worker and waits for its OpenCV (the server's warm-up): otherwise the first photo
+   * starts it, and waits seconds on a busy machine for the worker to compile its WebAssembly.
+   * Rejects when the worker cannot start.
+   */
+  warmUp(): Promise<void> {
+    return this.send<true>((id) => ({ id, kind: "warm" })).then(() => undefined);
   }
 
   private send<T>(request: (id: number) => WorkerRequest): Promise<T> {
@@ -195,6 +208,9 @@ export class DetailWorker {
       } else if ("votes" in reply) {
         this.votesCompleted++;
         p.resolve(reply.votes);
+      } else if ("warm" in reply) {
+        this.warmed = true;
+        p.resolve(true);
       } else p.reject(new Error(reply.error));
     });
     w.on("error", (error) => {

@@ -29,6 +29,11 @@ port.on("message", async (request: WorkerRequest) => {
   const { id } = request;
   try {
     const cv = await getCV();
+    if (request.kind === "warm") {
+      orbPattern(cv);
+      port.postMessage({ id, warm: true } satisfies WorkerReply);
+      return;
+    }
     if (request.kind === "orb") {
       const { gray, width, height, params, levels } = request.task;
       const orb = runOrbLevels(cv, gray, width, height, params, levels);

@@ -485,14 +485,19 @@ export class VisualIndex {
   }
 
   /**
-   * Starts the OpenCV runtime, reads its ORB pattern (brief.server.ts) and builds the vocabulary now
-   * rather than on the first photo (the server calls it once the stored features are loaded; at 5,000
-   * pins the build takes seconds).
+   * Starts the OpenCV runtime (this thread's and the detail worker's), reads its ORB pattern
+   * (brief.server.ts) and builds the vocabulary now rather than on the first photo (the server calls
+   * it once the stored features are loaded; at 5,000 pins the build takes seconds).
    */
   async warmUp(pause?: () => Promise<void>): Promise<void> {
+    // the worker loads its OpenCV meanwhile, in its own thread (a worker that fails is not waited for)
+    const worker = this.detailWorker?.warmUp().catch(() => undefined);
     orbPattern(await getCV());
-    if (this.entries.size === 0) return;
-    if (!pause) return this.ensureVocab();
+    if (this.entries.size > 0) await (pause ? this.buildVocabInSlices(pause) : this.ensureVocab());
+    await worker;
+  }
+
+  private async buildVocabInSlices(pause: () => Promise<void>): Promise<void> {
     // the server's warm-up: nothing may change the index until it ends (index.server.ts holds back
     // additions and removals meanwhile); a pause about every 20 ms keeps requests answered
     let since = performance.now();
