@@ -19,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openCvDescriptors, orbDescriptors, orbShrink, type Keypoint } from "../../app/services/identification/brief.server";
 import { decodeRGB, toGray } from "../../app/services/identification/features.server";
-import { quickInliers } from "../../app/services/identification/geometry.server";
+import { quickFit } from "../../app/services/identification/geometry.server";
 import { shiftSums } from "../../app/services/identification/ncc.server";
 import type { Feature2DCalls } from "../../app/services/identification/opencv.server";
 import { asWords, ratioMatches } from "../../app/services/identification/vocab.server";
@@ -204,7 +204,7 @@ async function main() {
     [`ORB compute, ${kps.length} keypoints, ${PW}x${PH}`, () => orbDescriptors(cv, pg, PW, PH, kps), () => openCvDescriptors(cv, pg, PW, PH, kps)],
     [`pyramid level ${PW}x${PH} -> ${sw}x${sh}`, () => orbShrink(pg, PW, PH, sw, sh), resizeCv],
     [`Hamming knn + ratio, ${pw.length / 8} x ${rw.length / 8}`, () => ratioMatches(pw, rw, 50, 0.8), () => openCvRatioMatches(cv, pDesc, rDesc, 50, 0.8)],
-    ["RANSAC inliers, 150 pairs, 1,000 iterations", () => quickInliers({ src, dst }, 1000), () => openCvRansac(cv, src, dst)],
+    ["RANSAC inliers, 150 pairs, 1,000 iterations", () => quickFit({ src, dst }, 1000).inliers, () => openCvRansac(cv, src, dst)],
     ["16 px tile, 25 shifts (matchTemplate)", nccOurs, nccCv],
   );
   console.log(`median of ${ROUNDS} interleaved calls (ms): ours | OpenCV | OpenCV / ours`);

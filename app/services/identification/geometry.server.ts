@@ -188,11 +188,6 @@ export function quickFit({ src, dst }: Correspondences, maxIters = 1000): QuickF
   return { inliers: count, H };
 }
 
-/** The inlier count of `quickFit`. */
-export function quickInliers(c: Correspondences, maxIters = 1000): number {
-  return quickFit(c, maxIters).inliers;
-}
-
 /** Indices of the convex hull's corners of points (x, y after each other), counter-clockwise (monotone chain). */
 export function convexHullOrder(pts: ArrayLike<number>): number[] {
   const n = pts.length / 2;

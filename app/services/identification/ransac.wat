@@ -1,4 +1,4 @@
-;; The quick RANSAC inlier count (`quickInliers` in geometry.server.ts) in WebAssembly: the same draws of
+;; The quick RANSAC inlier count (`quickFit` in geometry.server.ts) in WebAssembly: the same draws of
 ;; mulberry32 (seed 0x5eed), the same orientation test of each sample, the same Gaussian elimination of
 ;; its homography, the same residuals and the same adaptive stop, operation for operation in 64-bit
 ;; floats (WebAssembly rounds each operation as JavaScript does and fuses none), so the count is the
@@ -180,7 +180,7 @@
         (br $pairs)))
     (i32.wrap_i64 (i64.add (i64x2.extract_lane 0 (local.get $count)) (i64x2.extract_lane 1 (local.get $count)))))
 
-  ;; The quick RANSAC count (`quickInliers` in geometry.server.ts; the JavaScript it replaced is the
+  ;; The quick RANSAC count (`quickFit` in geometry.server.ts; the JavaScript it replaced is the
   ;; unit test's `plainCount`): the $m correspondences' coordinates as four f64 arrays at $x, $y, $u,
   ;; $v (16 bytes aligned, room for one more each), scratch at $work (16 + 576 + 72 bytes, then the best
   ;; homography's 72), at most $maxIters iterations, the inlier
