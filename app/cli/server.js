@@ -49,7 +49,7 @@ const build = await import(BUILD_PATH);
 const app = express();
 app.disable('x-powered-by');
 app.set('trust proxy', process.env.TRUST_PROXY === '0' ? false : 1);
-// brotli as for pages (page-compression.js: quality 4, a 256 KB window); pages themselves are
+// brotli as for pages (page-compression.js: quality 3, a 256 KB window); pages themselves are
 // compressed in one call when they are sent (page-cache.js), this compresses the other answers
 app.use(compression({ brotli: { params: BROTLI_PAGE_PARAMS } }));
 // Remix flushes after every chunk it streams; with compression on, each flush ends a deflate block
