@@ -37,15 +37,33 @@ export function prepared<T>(build: (db: Db) => T): () => T {
  * cannot tell. The value is shared between callers: they must not change it.
  */
 export function cachedUntilWrite<T>(load: () => Promise<T>): () => Promise<T> {
-  const byDb = new WeakMap<Db, { stamp: string | null; at: number; value: Promise<T> }>();
-  return async () => {
+  const kept = cachedUntilWriteBy(() => '', load, 1);
+  return () => kept(undefined);
+}
+
+/**
+ * `cachedUntilWrite` for a read with an argument (a page of browse's list): the answers are kept
+ * per `key(arg)`, at most `max` of them (the oldest goes first), all until the next write.
+ */
+export function cachedUntilWriteBy<A, T>(key: (arg: A) => string, load: (arg: A) => Promise<T>, max: number): (arg: A) => Promise<T> {
+  const byDb = new WeakMap<Db, { stamp: string | null; at: number; values: Map<string, Promise<T>> }>();
+  return async (arg) => {
     const handle = getDatabase();
+    // read before the load: a write while it runs makes the next call read again
     const stamp = await handle.changeStamp();
-    const kept = byDb.get(handle.db);
-    if (kept && kept.stamp === stamp && (stamp !== null || Date.now() - kept.at < REMOTE_TTL_MS)) return kept.value;
-    const value = load();
-    byDb.set(handle.db, { stamp, at: Date.now(), value });
-    value.catch(() => byDb.get(handle.db)?.value === value && byDb.delete(handle.db));
+    let kept = byDb.get(handle.db);
+    if (!kept || kept.stamp !== stamp || (stamp === null && Date.now() - kept.at >= REMOTE_TTL_MS)) {
+      kept = { stamp, at: Date.now(), values: new Map() };
+      byDb.set(handle.db, kept);
+    }
+    const k = key(arg);
+    const hit = kept.values.get(k);
+    if (hit) return hit;
+    const value = load(arg);
+    if (kept.values.size >= max) kept.values.delete(kept.values.keys().next().value as string);
+    const { values } = kept;
+    values.set(k, value);
+    value.catch(() => values.get(k) === value && values.delete(k));
     return value;
   };
 }

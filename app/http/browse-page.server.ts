@@ -7,9 +7,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { toCardData } from '~/components/pin-card';
 import { PIN_PAGE_SIZE } from '~/forms/browse';
-import { withCommunityCounts } from '~/services/community.server';
+import { browseList } from '~/services/browse.server';
 import { listOrganizations } from '~/services/organizations.server';
-import { listPins, listPinYears } from '~/services/pins.server';
+import { listPinYears } from '~/services/pins.server';
 import { listQueryParams } from '~/utils/list-state';
 import { readBrowseQuery, type BrowseQuery } from '~/http/browse-query.server';
 import { page as pageGuard } from '~/http/page.server';
@@ -39,7 +39,7 @@ export async function browsePageLoader({ request }: LoaderFunctionArgs) {
     const asOf = Number.isSafeInteger(asOfParam) && asOfParam > 0 ? asOfParam : Date.now();
     const firstPage = page;
     const [result, organizations, years] = await Promise.all([
-      listPins({
+      browseList({
         search: query.q || undefined,
         rarity: query.filters.rarity,
         organizationId: query.filters.organizationId,
@@ -56,7 +56,7 @@ export async function browsePageLoader({ request }: LoaderFunctionArgs) {
       single ? Promise.resolve(null) : listPinYears(),
     ]);
     return json({
-      pins: await withCommunityCounts(result.pins.map(toCardData)),
+      pins: result.pins.map((p) => toCardData({ ...p, ...result.community.get(p.id) })),
       total: result.total,
       totalCapped: result.totalCapped,
       offset: result.offset,

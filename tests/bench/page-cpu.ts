@@ -11,7 +11,7 @@
  * environment renders visitors' pages every time too.
  *
  *   npx tsx tests/bench/page-cpu.ts --db tests/.tmp/seeded.db [--n 200] [--rounds 5] [--warm-up 500] [--port 3492]
- *     [--only home,'pin detail'] [--signed-in] [--profile tests/.tmp/prof]
+ *     [--only home,'pin detail'] [--url 'browse data=/browse?_data=routes/browse'] [--signed-in] [--profile tests/.tmp/prof]
  * Linux only (reads /proc); needs `npm run build` first.
  */
 import { spawn } from 'node:child_process';
@@ -37,6 +37,8 @@ const ROUNDS = Number(arg('rounds') ?? 1);
 // after 30 of warm-up: home 8.2 ms, then 5.8-6.3 from the fourth round on): measure a running server
 const WARM_UP = Number(arg('warm-up') ?? 500);
 const ONLY = arg('only')?.split(',');
+/** --url name=/path (repeatable; `:pin` is the newest pin's id): more URLs, measured like the pages. */
+const EXTRA = args.flatMap((a, i) => (args[i - 1] === '--url' ? [a.split(/=(.*)/s).slice(0, 2) as [string, string]] : []));
 const PROFILE = arg('profile');
 const SIGNED_IN = args.includes('--signed-in');
 const SESSION_SECRET = 'bench-secret';
@@ -90,8 +92,9 @@ async function main() {
       ['browse', '/browse', { 'Accept-Encoding': 'gzip, br', ...cookie }],
       ['pin detail', `/pins/${pin.id}`, { 'Accept-Encoding': 'gzip, br', ...cookie }],
       ['a framework chunk (gzip)', chunk, { 'Accept-Encoding': 'gzip' }],
+      ...EXTRA.map(([name, url]): [string, string, Record<string, string>] => [name, url.replace(':pin', pin.id), { 'Accept-Encoding': 'gzip, br', ...cookie }]),
     ];
-    const chosen = urls.filter(([name], i) => i === 0 || !ONLY || ONLY.includes(name));
+    const chosen = urls.filter(([name], i) => i === 0 || !ONLY || ONLY.includes(name) || EXTRA.some(([extra]) => extra === name));
     for (const [, url, headers] of chosen) for (let i = 0; i < WARM_UP; i++) await fetch(base + url, { headers }).then((r) => r.arrayBuffer());
     if (SIGNED_IN) {
       const html = await fetch(`${base}/`, { headers: cookie }).then((r) => r.text());

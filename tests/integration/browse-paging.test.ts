@@ -7,7 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listPins } from '~/services/pins.server';
 import { loader as browseLoader } from '~/routes/browse';
 import { loader as apiPins } from '~/routes/api.pins';
-import { createOrganization, createPin } from '../support/factories';
+import { eq } from 'drizzle-orm';
+import { db } from '~/db/index.server';
+import { pins } from '~/db/schema';
+import { addPinComment, togglePinReaction } from '~/services/community.server';
+import { createOrganization, createPin, createUser } from '../support/factories';
 
 let orgId: string;
 
@@ -21,7 +25,7 @@ beforeAll(async () => {
 
 const browse = async (qs: string) => {
   const res = (await browseLoader({ request: new Request(`http://localhost/browse?${qs}`), params: {}, context: {} })) as Response;
-  return (await res.json()) as { pins: { id: string; name: string }[]; total: number; totalCapped: boolean; hasMore: boolean; page: number; firstPage: number; offset: number };
+  return (await res.json()) as { pins: { id: string; name: string; likes?: number; comments?: number }[]; total: number; totalCapped: boolean; hasMore: boolean; page: number; firstPage: number; offset: number };
 };
 
 describe('browse paging', () => {
@@ -82,5 +86,28 @@ describe('a search ranks its most recently added matches', () => {
     const third = await page(4, asOf);
     expect(third.hasMore).toBe(false);
     expect([...names(first.pins), ...names(second.pins), ...names(third.pins)]).toEqual(['5', '4', '3', '2', '1', '0']);
+  });
+});
+
+describe('a page of the list is kept until the next write', () => {
+  it('shows a new pin, a renamed pin and new likes and comments on the next visit', async () => {
+    const org = (await createOrganization('Kept League')).id;
+    const first = await createPin({ name: 'Keptwin One', organizationId: org });
+    const page = () => browse(`organizationId=${org}`);
+    const before = await page();
+    expect(before.pins.map((p) => p.name)).toEqual(['Keptwin One']);
+    expect(await page()).toEqual({ ...before, asOf: expect.any(Number) });
+
+    await createPin({ name: 'Keptwin Two', organizationId: org, createdAt: new Date(Date.now() + 60_000) });
+    expect((await page()).pins.map((p) => p.name)).toEqual(['Keptwin Two', 'Keptwin One']);
+    const fan = await createUser({ role: 'player' });
+    await togglePinReaction(fan, first.id, { type: 'like' });
+    await addPinComment(fan, first.id, { content: 'Kept and shown' });
+    expect((await page()).pins[1]).toMatchObject({ id: first.id, likes: 1, comments: 1 });
+    await db().update(pins).set({ name: 'Keptwin First' }).where(eq(pins.id, first.id));
+    expect((await page()).pins[1]).toMatchObject({ id: first.id, name: 'Keptwin First' });
+    // a search, another page and another order are kept apart
+    expect((await browse(`organizationId=${org}&sort=name`)).pins.map((p) => p.name)).toEqual(['Keptwin First', 'Keptwin Two']);
+    expect((await browse('q=keptwin+two')).pins.map((p) => p.name)).toEqual(['Keptwin Two']);
   });
 });

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '~/services/users.server';
-import { db } from '~/db/index.server';
+import { cachedUntilWriteBy, db } from '~/db/index.server';
 import { getDatabase, openDatabase } from '~/db/client.server';
 import { identifications, organizations, pins, userCollections, userStats } from '~/db/schema';
 import { pinEditSchema, newPinSchema } from '~/forms/pins';
@@ -344,6 +344,21 @@ describe('search and lists', () => {
     const years = await listPinYears();
     expect(years).toContain(1899);
     expect(years).not.toContain(1901);
+  });
+
+  it('keeps a read per argument, at most the given number, until something is written', async () => {
+    const loads: string[] = [];
+    const kept = cachedUntilWriteBy((name: string) => name, async (name: string) => (loads.push(name), { name }), 2);
+    const a = await kept('a');
+    expect(await kept('a')).toBe(a);
+    await kept('b');
+    await kept('c'); // the oldest, 'a', makes room
+    expect(await kept('b')).toEqual({ name: 'b' });
+    expect(await kept('a')).not.toBe(a);
+    expect(loads).toEqual(['a', 'b', 'c', 'a']);
+    await makePin({ name: 'Kept Reads Written' });
+    await kept('a');
+    expect(loads).toEqual(['a', 'b', 'c', 'a', 'a']);
   });
 
   it('home lists and counts', async () => {
