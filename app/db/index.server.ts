@@ -45,7 +45,7 @@ export function cachedUntilWrite<T>(load: () => Promise<T>): () => Promise<T> {
  * `cachedUntilWrite` for a read with an argument (a page of browse's list): the answers are kept
  * per `key(arg)`, at most `max` of them (the oldest goes first), all until the next write.
  */
-export function cachedUntilWriteBy<A, T>(key: (arg: A) => string, load: (arg: A) => Promise<T>, max: number): (arg: A) => Promise<T> {
+export function cachedUntilWriteBy<A, T>(key: (arg: A) => string, load: (arg: A) => PromiseLike<T>, max: number): (arg: A) => Promise<T> {
   const byDb = new WeakMap<Db, { stamp: string | null; at: number; values: Map<string, Promise<T>> }>();
   return async (arg) => {
     const handle = getDatabase();
@@ -59,7 +59,7 @@ export function cachedUntilWriteBy<A, T>(key: (arg: A) => string, load: (arg: A)
     const k = key(arg);
     const hit = kept.values.get(k);
     if (hit) return hit;
-    const value = load(arg);
+    const value = settledOnce(load(arg));
     if (kept.values.size >= max) kept.values.delete(kept.values.keys().next().value as string);
     const { values } = kept;
     values.set(k, value);
@@ -77,19 +77,27 @@ const REMOTE_TTL_MS = 5_000;
  * remote libSQL server, which cannot tell, every call reads. For what each of a page's loaders
  * reads again (the session, the signed-in user). The value is shared: callers must not change it.
  */
-export function keptForRequest<K, V>(load: (key: K) => Promise<V>): (owner: object, key: K) => Promise<V> {
+export function keptForRequest<K, V>(load: (key: K) => PromiseLike<V>): (owner: object, key: K) => Promise<V> {
   const byOwner = new WeakMap<object, { db: Db; key: K; stamp: string; value: Promise<V> }>();
   return async (owner, key) => {
     const handle = getDatabase();
     const stamp = await handle.changeStamp();
     const kept = byOwner.get(owner);
     if (kept && stamp !== null && kept.stamp === stamp && kept.key === key && kept.db === handle.db) return kept.value;
-    const value = load(key);
+    const value = settledOnce(load(key));
     if (stamp === null) byOwner.delete(owner);
     else byOwner.set(owner, { db: handle.db, key, stamp, value });
     value.catch(() => byOwner.get(owner)?.value === value && byOwner.delete(owner));
     return value;
   };
+}
+
+/**
+ * A promise of the load's answer, run once. A drizzle query is a lazy thenable that runs its SQL
+ * again each time it is awaited: kept as it is, every caller would read the database anew.
+ */
+function settledOnce<T>(loaded: PromiseLike<T>): Promise<T> {
+  return Promise.resolve(loaded);
 }
 
 export type { Db } from './client.server';

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '~/services/users.server';
-import { cachedUntilWriteBy, db } from '~/db/index.server';
+import { cachedUntilWriteBy, db, keptForRequest } from '~/db/index.server';
 import { getDatabase, openDatabase } from '~/db/client.server';
 import { identifications, organizations, pins, userCollections, userStats } from '~/db/schema';
 import { pinEditSchema, newPinSchema } from '~/forms/pins';
@@ -359,6 +359,25 @@ describe('search and lists', () => {
     await makePin({ name: 'Kept Reads Written' });
     await kept('a');
     expect(loads).toEqual(['a', 'b', 'c', 'a', 'a']);
+  });
+
+  it.skipIf(getDatabase().driver !== 'better-sqlite3')('runs a kept drizzle query once, however often it is awaited', async () => {
+    // a drizzle query runs its SQL each time it is awaited: the SQL here counts its runs
+    let runs = 0;
+    const sqlite = (db() as unknown as { $client: { function(name: string, fn: () => number): void } }).$client;
+    sqlite.function('pindex_test_runs', () => ++runs);
+    await makePin({ name: 'Counted Reads' });
+    const counted = db().select({ n: sql<number>`pindex_test_runs()` }).from(pins).limit(1).prepare();
+    const perRequest = keptForRequest((_: string) => counted.execute());
+    const owner = {};
+    expect(await perRequest(owner, 'k')).toHaveLength(1);
+    await perRequest(owner, 'k');
+    await perRequest(owner, 'k');
+    expect(runs).toBe(1);
+    const untilWrite = cachedUntilWriteBy((k: string) => k, () => counted.execute(), 10);
+    await untilWrite('k');
+    await untilWrite('k');
+    expect(runs).toBe(2);
   });
 
   it('home lists and counts', async () => {
