@@ -15,7 +15,7 @@ import { imageIdOf, imageSizes, VARIANT_SIZES } from '~/services/images.server';
 import { deletePin, getPin, updatePin } from '~/services/pins.server';
 import { marketplaceOffersForPin } from '~/services/marketplace.server';
 import { pinTradeCounts } from '~/services/trades.server';
-import { getPinReactions, listPinComments } from '~/services/community.server';
+import { pinCommunity } from '~/services/community.server';
 import { handleCommunityIntent, isCommunityIntent } from '~/http/community-form.server';
 import { canEditPin } from '~/auth/permissions';
 import { rethrowAsPageError } from '~/http/page.server';
@@ -61,8 +61,7 @@ export async function pinPageLoader({ request, params }: LoaderFunctionArgs) {
     ownEntry,
     offers: await marketplaceOffersForPin(pin.id),
     trade: await pinTradeCounts(pin.id),
-    comments: await listPinComments(user, pin.id),
-    reactions: await getPinReactions(user, pin.id),
+    ...(await pinCommunity(user, pin)),
     editCommentId: url.searchParams.get('editComment'),
     confirmDeleteCommentId: url.searchParams.get('confirm') === 'deleteComment' ? url.searchParams.get('comment') : null,
     // the confirm steps rendered by the server (no JavaScript needed)

@@ -53,6 +53,18 @@ async function assertPin(pinId: string) {
 /** A pin's comments, oldest first, with what the viewer may do to each. */
 export async function listPinComments(viewer: Actor | null, pinId: string): Promise<PinCommentDto[]> {
   await assertPin(pinId);
+  return commentsOf(viewer, pinId);
+}
+
+/**
+ * The comments and reactions of a pin the caller has just read (the pin page, which read it for
+ * itself): without the two lookups of the pin that listPinComments and getPinReactions make.
+ */
+export async function pinCommunity(viewer: Actor | null, pin: { id: string }): Promise<{ comments: PinCommentDto[]; reactions: PinReactionsDto }> {
+  return { comments: await commentsOf(viewer, pin.id), reactions: await reactionsOf(viewer, pin.id) };
+}
+
+async function commentsOf(viewer: Actor | null, pinId: string): Promise<PinCommentDto[]> {
   const rows = await pinCommentsQuery().all({ pinId });
   return rows.map(({ c, u }) => ({
     id: c.id,
@@ -113,6 +125,10 @@ export async function countPinComments(pinId: string): Promise<number> {
 /** A pin's reaction counts, and the viewer's own. */
 export async function getPinReactions(viewer: Actor | null, pinId: string): Promise<PinReactionsDto> {
   await assertPin(pinId);
+  return reactionsOf(viewer, pinId);
+}
+
+async function reactionsOf(viewer: Actor | null, pinId: string): Promise<PinReactionsDto> {
   const rows = await pinReactionsQuery().all({ pinId, viewerId: viewer?.id ?? '' });
   const counts = Object.fromEntries(REACTION_TYPES.map((t) => [t, 0])) as Record<ReactionType, number>;
   const mine: ReactionType[] = [];

@@ -10,6 +10,7 @@ import { pinComments, userCollections, type Role } from '~/db/schema';
 import { loader as commentsLoader, action as commentsAction } from '~/routes/api.pins.$id.comments';
 import { action as commentAction } from '~/routes/api.comments.$id';
 import { loader as reactionsLoader, action as reactionsAction } from '~/routes/api.pins.$id.reactions';
+import { loader as pinPageLoader } from '~/routes/pins.$id';
 import { resetAllRateLimits } from '~/services/rate-limit.server';
 import { withCommunityCounts } from '~/services/community.server';
 import { call, request, type Handler } from '../support/api';
@@ -89,6 +90,29 @@ describe('reactions', () => {
     const visitor = await call(reactionsLoader as Handler, request(`/api/pins/${pin.id}/reactions`), params);
     expect({ status: visitor.status, body: visitor.body }).toEqual({ status: 200, body: { counts: { like: 1, favorite: 0, want: 1 }, mine: [] } });
     expect((await call(reactionsLoader as Handler, request('/api/pins/nope/reactions'), { id: 'nope' })).status).toBe(404);
+  });
+});
+
+describe('the pin page', () => {
+  it('shows the comments and reactions the /api routes give, with what each viewer may do', async () => {
+    const [pin, ann, bob] = await Promise.all([createPin(), person(), person()]);
+    const params = { id: pin.id };
+    await call(commentsAction as Handler, request(`/api/pins/${pin.id}/comments`, { method: 'POST', cookie: ann.cookie, json: { content: 'Lovely enamel' } }), params);
+    await call(reactionsAction as Handler, request(`/api/pins/${pin.id}/reactions`, { method: 'POST', cookie: ann.cookie, json: { type: 'like' } }), params);
+    const pages: { comments: { content: string; canEdit: boolean }[]; reactions: { mine: string[] } }[] = [];
+    for (const cookie of [ann.cookie, bob.cookie, '']) {
+      const page = await call(pinPageLoader as Handler, request(`/pins/${pin.id}`, { cookie }), params);
+      const comments = await call(commentsLoader as Handler, request(`/api/pins/${pin.id}/comments`, { cookie }), params);
+      const reactions = await call(reactionsLoader as Handler, request(`/api/pins/${pin.id}/reactions`, { cookie }), params);
+      expect(page.body).toMatchObject({ comments: comments.body, reactions: reactions.body });
+      pages.push(page.body as (typeof pages)[number]);
+    }
+    const [asAnn, asBob, asVisitor] = pages;
+    expect(asAnn.comments).toEqual([expect.objectContaining({ content: 'Lovely enamel', canEdit: true })]);
+    expect(asAnn.reactions).toEqual({ counts: { like: 1, favorite: 0, want: 0 }, mine: ['like'] });
+    expect(asBob.comments[0].canEdit).toBe(false);
+    expect(asBob.reactions.mine).toEqual([]);
+    expect(asVisitor.comments[0].canEdit).toBe(false);
   });
 });
 
