@@ -85,10 +85,23 @@ interface TruthRow {
 
 interface Answer {
   identified?: boolean;
+  confidence?: number;
   pin?: { name: string } | null;
   similarPins?: { pin: { name: string }; matchScore: number }[];
   outcome?: string;
   error?: string;
+}
+
+/**
+ * How far a match's confidence can be trusted: the answers that named a pin, by their confidence,
+ * and how many of them named the right one (a match of a pin not in the catalogue is wrong).
+ */
+const CONFIDENCE_BINS: [number, number][] = [[50, 69], [70, 79], [80, 89], [90, 94], [95, 99]];
+function reliabilityOf(results: { identified: boolean; confidence: number; name: string | null; expected: string }[]) {
+  return CONFIDENCE_BINS.map(([lo, hi]) => {
+    const inBin = results.filter((r) => r.identified && r.confidence >= lo && r.confidence <= hi);
+    return { range: `${lo}-${hi}`, answers: inBin.length, right: inBin.filter((r) => !!r.expected && r.name === r.expected).length };
+  });
 }
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -240,7 +253,7 @@ async function runSet(setName: SetName) {
     const cpuAtStart = cpuMsOf(child.pid!);
 
     const latencies: number[] = [];
-    const results: { query: string; kind: string; family: boolean; expected: string; status: number; identified: boolean; name: string | null; top4: boolean; ms: number }[] = [];
+    const results: { query: string; kind: string; family: boolean; expected: string; status: number; identified: boolean; name: string | null; confidence: number; top4: boolean; ms: number }[] = [];
     let i = 0;
     for (const row of truth) {
       const { status, answer, ms } = await post(path.join(benchDir, row.query));
@@ -254,6 +267,7 @@ async function runSet(setName: SetName) {
         status,
         identified: !!answer.identified,
         name: answer.pin?.name ?? null,
+        confidence: Number(answer.confidence ?? 0),
         top4: !!row.expected && names.slice(0, 5).includes(row.expected),
         ms: Math.round(ms),
       });
@@ -290,6 +304,7 @@ async function runSet(setName: SetName) {
       serverCpuMsPerQuery: cpuAtStart != null && cpuAtEnd != null ? Math.round(((cpuAtEnd - cpuAtStart) / results.length) * 10) / 10 : null,
       serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
+      reliability: reliabilityOf(results),
     };
 
     console.log(`\nIdentification benchmark, ${setName} set (HTTP, one request at a time)`);
@@ -300,6 +315,7 @@ async function runSet(setName: SetName) {
     console.log(`  wrong pin (known)    ${report.wrongMatchOnKnown}%   rejected ${report.rejectedKnown}%`);
     console.log(`  false matches        ${report.falseMatch}%   novel ${report.falseMatchNovel}%   near-duplicate ${report.falseMatchNearDuplicate}%`);
     console.log(`  errors               ${report.errors}`);
+    console.log(`  confidence of a match: ${report.reliability.map((b) => `${b.range}% ${b.right}/${b.answers} right`).join(', ')}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
     console.log(`  server CPU           ${report.serverCpuMsPerQuery ?? '?'} ms a query (all its threads)`);
     console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"})`);
