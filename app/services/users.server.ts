@@ -27,16 +27,22 @@ export const SAME_ROLE_MESSAGE = 'Choose a role other than the current one';
 /** A user with their vendor record (null when they never applied): who a signed-in request is. */
 export type SessionUser = User & { vendor: Vendor | null };
 
-// read on every signed-in request: built and prepared once
-const userById = prepared((conn) => conn.query.users.findFirst({ where: eq(users.id, sql.placeholder('id')) }).prepare());
-const vendorOfUser = prepared((conn) => conn.query.vendors.findFirst({ where: eq(vendors.userId, sql.placeholder('id')) }).prepare());
+// every signed-in request reads it (guards.server.ts): one statement, built and prepared once
+const userWithVendor = prepared((conn) =>
+  conn
+    .select({ user: users, vendor: vendors })
+    .from(users)
+    .leftJoin(vendors, eq(vendors.userId, users.id))
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(),
+);
 
 export async function loadUser(userId: string): Promise<SessionUser | null> {
-  const row = await userById().execute({ id: userId });
+  const row = await userWithVendor().get({ id: userId });
   // a deleted account is nobody (its sessions went with it; this covers a request in flight)
-  if (!row || row.deletedAt) return null;
-  const vendor = (await vendorOfUser().execute({ id: userId })) ?? null;
-  return { ...row, vendor };
+  if (!row || row.user.deletedAt) return null;
+  return { ...row.user, vendor: row.vendor };
 }
 
 export type PublicUser = Omit<User, 'stripeCustomerId'> & { vendor: SessionUser['vendor'] };
