@@ -18,19 +18,8 @@ export interface BrowseList extends PinListResult {
 /** The pages kept until the next write. */
 const KEPT_PAGES = 200;
 
-const keyOf = (filters: PinListFilters) =>
-  JSON.stringify([
-    filters.search ?? null,
-    filters.rarity ?? null,
-    filters.organizationId ?? null,
-    filters.year ?? null,
-    filters.sort ?? null,
-    filters.dir ?? null,
-    filters.createdUpTo?.getTime() ?? null,
-    filters.limit ?? null,
-    filters.offset ?? null,
-    filters.countUpTo ?? null,
-  ]);
+/** Every filter, whatever it is (a date as its ISO string): a field added later keeps pages apart too. */
+const keyOf = (filters: PinListFilters) => JSON.stringify(filters);
 
 const kept = cachedUntilWriteBy(keyOf, async (filters: PinListFilters): Promise<BrowseList> => {
   const list = await listPins(filters);
