@@ -503,11 +503,11 @@ export function detailCheck(
       const rm = rs / T;
       const rv = rss / T - rm * rm;
       if (rv < MIN_TILE_STD * MIN_TILE_STD) continue; // flat enamel says nothing about identity
-      const best = tileNcc(warped, r, W, Hh, x0, y0, SHIFT);
-      if (best < CLOSE_NCC) notCloseTiles.push(ty * cols + tx);
-      ncc[ty * cols + tx] = best;
-      shiftX[ty * cols + tx] = lastShift.dx;
-      shiftY[ty * cols + tx] = lastShift.dy;
+      const found = boxNccAt(warped, r, W, Hh, x0, y0, TILE, TILE, SHIFT);
+      if (found.ncc < CLOSE_NCC) notCloseTiles.push(ty * cols + tx);
+      ncc[ty * cols + tx] = found.ncc;
+      shiftX[ty * cols + tx] = found.dx;
+      shiftY[ty * cols + tx] = found.dy;
       compared++;
     }
   }
@@ -869,10 +869,9 @@ function wrongLetters(
       if (t.rsd >= LETTER_MIN_STD) ({ ch, rm, rsd } = { ch: tinted, ...t });
     }
     if (rsd < LETTER_MIN_STD) continue;
-    lastShift.dx = lastShift.dy = 0;
-    const ncc = boxNcc(ch.photo, ch.ref, W, H, x0, y0, bw, bh, LETTER_SHIFT);
+    const { ncc, dx, dy } = boxNccAt(ch.photo, ch.ref, W, H, x0, y0, bw, bh, LETTER_SHIFT);
     // brighter or darker than the pin predicts there: a reflection that is not saturated, a shadow
-    const light = letterLight(ch.photo, W, box, lastShift.dx, lastShift.dy, rm, rsd, ch.a, ch.b, ch.ref);
+    const light = letterLight(ch.photo, W, box, dx, dy, rm, rsd, ch.a, ch.b, ch.ref);
     letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light, ch });
   }
   alignRows(W, H, letters);
@@ -913,16 +912,13 @@ function alignRows(W: number, H: number, letters: Letter[]): void {
     const x0 = Math.min(...near.map((m) => m.x0)), y0 = Math.min(...near.map((m) => m.y0));
     const x1 = Math.max(...near.map((m) => m.x0 + m.bw)), y1 = Math.max(...near.map((m) => m.y0 + m.bh));
     const { photo, ref, a, b } = l.ch;
-    lastShift.dx = lastShift.dy = 0;
-    if (boxNcc(photo, ref, W, H, x0, y0, x1 - x0, y1 - y0, ROW_SHIFT) < 0) continue;
-    const { dx: ox, dy: oy } = lastShift;
-    if (Math.max(Math.abs(ox), Math.abs(oy)) <= LETTER_SHIFT) continue; // the letter's own search covered it
-    lastShift.dx = ox;
-    lastShift.dy = oy;
-    const ncc = boxNcc(photo, ref, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, ox, oy);
-    if (ncc <= l.ncc) continue;
-    l.ncc = ncc;
-    l.light = letterLight(photo, W, [l.x0, l.y0, l.bw, l.bh], lastShift.dx, lastShift.dy, l.rm, l.rsd, a, b, ref);
+    const line = boxNccAt(photo, ref, W, H, x0, y0, x1 - x0, y1 - y0, ROW_SHIFT);
+    if (line.ncc < 0) continue;
+    if (Math.max(Math.abs(line.dx), Math.abs(line.dy)) <= LETTER_SHIFT) continue; // the letter's own search covered it
+    const found = boxNccAt(photo, ref, W, H, l.x0, l.y0, l.bw, l.bh, LETTER_SHIFT, line.dx, line.dy);
+    if (found.ncc <= l.ncc) continue;
+    l.ncc = found.ncc;
+    l.light = letterLight(photo, W, [l.x0, l.y0, l.bw, l.bh], found.dx, found.dy, l.rm, l.rsd, a, b, ref);
   }
 }
 
@@ -1144,9 +1140,6 @@ function tileInside(valid: Uint8Array, W: number, x0: number, y0: number): boole
   return true;
 }
 
-/** The shift at which the last tileNcc call found its best correlation. */
-const lastShift = { dx: 0, dy: 0 };
-
 /** Best zero-mean normalised correlation of a reference tile (`size` px) with the photo shifted by up to `shift` px. */
 function tileNcc(
   warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, shift: number, ox = 0, oy = 0, size = TILE,
@@ -1154,23 +1147,38 @@ function tileNcc(
   return boxNcc(warped, r, W, H, x0, y0, size, size, shift, ox, oy);
 }
 
-/**
- * The same for a w x h box of the reference. The sums over the box at each shift are integers, counted
- * in WebAssembly SIMD (`shiftSums`, ncc.wat); the correlation is computed from them here.
- */
+/** The same for a w x h box of the reference. */
 function boxNcc(
   warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, w: number, h: number, shift: number, ox = 0, oy = 0,
 ): number {
+  return boxNccAt(warped, r, W, H, x0, y0, w, h, shift, ox, oy).ncc;
+}
+
+/** A box's best correlation with the photo, and the shift of the photo at which it was found. */
+interface Found {
+  ncc: number;
+  dx: number;
+  dy: number;
+}
+
+/**
+ * The same with the shift at which it was found ((ox, oy) when no shift could be compared). The sums
+ * over the box at each shift are integers, counted in WebAssembly SIMD (`shiftSums`, ncc.wat); the
+ * correlation is computed from them here.
+ */
+function boxNccAt(
+  warped: Uint8Array, r: Uint8Array, W: number, H: number, x0: number, y0: number, w: number, h: number, shift: number, ox = 0, oy = 0,
+): Found {
+  const found: Found = { ncc: -1, dx: ox, dy: oy };
   const T = w * h;
   // the shifts that keep the box inside the photo
   const dy0 = Math.max(oy - shift, -y0), dy1 = Math.min(oy + shift, H - h - y0);
   const dx0 = Math.max(ox - shift, -x0), dx1 = Math.min(ox + shift, W - w - x0);
-  if (dx0 > dx1 || dy0 > dy1) return -1;
+  if (dx0 > dx1 || dy0 > dy1) return found;
   const sums = shiftSums(warped, r, W, x0, y0, w, h, dx0, dx1, dy0, dy1);
   const rm = sums[0] / T;
   const rv = sums[1] / T - rm * rm;
-  if (rv < 1) return -1;
-  let best = -1;
+  if (rv < 1) return found;
   for (let dy = dy0, k = 2; dy <= dy1; dy++)
     for (let dx = dx0; dx <= dx1; dx++, k += 3) {
       const qs = sums[k], qss = sums[k + 1], qr = sums[k + 2];
@@ -1178,13 +1186,13 @@ function boxNcc(
       const qv = qss / T - qm * qm;
       if (qv < 4) continue;
       const c = (qr / T - qm * rm) / Math.sqrt(qv * rv);
-      if (c > best) {
-        best = c;
-        lastShift.dx = dx;
-        lastShift.dy = dy;
+      if (c > found.ncc) {
+        found.ncc = c;
+        found.dx = dx;
+        found.dy = dy;
       }
     }
-  return best;
+  return found;
 }
 
 function largestCluster(ncc: Float32Array, cols: number, rows: number, threshold: number): number {
