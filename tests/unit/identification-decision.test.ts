@@ -13,6 +13,8 @@ import {
   type DecisionProbes,
   type DuelOutcome,
 } from '~/services/identification/decision.server';
+import { CONFIDENCE_FEATURES, matchProbability } from '~/services/identification/confidence.server';
+import confidenceModel from '~/services/identification/confidence-model.json';
 import type { DetailResult } from '~/services/identification/detail.server';
 
 const H = [1, 0, 0, 0, 1, 0, 0, 0, 1];
@@ -155,5 +157,33 @@ describe('decide', () => {
     const result = await answer([], [], [], {});
     expect(result).toMatchObject({ best: null, candidates: [], reason: 'no_match' });
     expect(result.asked).toEqual([]);
+  });
+});
+
+describe("a match's confidence", () => {
+  it('is lower when another pin was found with nearly as many inliers', async () => {
+    const eagles = cand('eagles', 90, 8);
+    const alone = await answer([eagles, cand('owls', 10)], [eagles], [], { details: new Map([[eagles, agrees]]) });
+    const rivalled = await answer([eagles, cand('hawks', 85, 30)], [eagles], [], { details: new Map([[eagles, agrees]]) });
+    expect(alone.best?.pinId).toBe('eagles');
+    expect(rivalled.best?.pinId).toBe('eagles');
+    expect(rivalled.best?.confidence).toBeLessThan(alone.best?.confidence ?? 0);
+  });
+
+  it("is higher when the photo showed the pin's lettering than when none of it could be read", async () => {
+    const eagles = cand('eagles', 90, 8);
+    const read = await answer([eagles], [eagles], [], { details: new Map([[eagles, { ...agrees, lettersRead: 20 }]]) });
+    const unread = await answer([eagles], [eagles], [], { details: new Map([[eagles, { ...agrees, lettersRead: 0 }]]) });
+    expect(unread.best?.confidence).toBeGreaterThanOrEqual(50);
+    expect(read.best?.confidence).toBeGreaterThan(unread.best?.confidence ?? 0);
+  });
+
+  it('comes from a model fitted on the inputs the engine gives it', () => {
+    // a new input without a refit (tests/bench/fit-confidence.ts) would be read with another's weight
+    expect(confidenceModel.features).toEqual([...CONFIDENCE_FEATURES]);
+    for (const list of [confidenceModel.mean, confidenceModel.scale, confidenceModel.weights]) expect(list).toHaveLength(CONFIDENCE_FEATURES.length);
+    const p = matchProbability({ inliers: 60, colour: 0.5, margin: 1, runnerUp: 0.2, detail: agrees });
+    expect(p).toBeGreaterThan(0.5);
+    expect(p).toBeLessThan(1);
   });
 });

@@ -3,10 +3,12 @@
 // "ambiguous" with a family, or answers "no match". Neither reads an image: whatever further evidence
 // the decision asks for (a candidate's detail check, the letters of look-alikes) comes through
 // `DecisionProbes`, which the engine answers from the photo and a test from recorded results.
+import { matchConfidence, type ConfidenceInputs } from "./confidence.server";
 import type { DetailResult } from "./detail.server";
 
 export interface MatchResult {
-  best: { pinId: string; confidence: number } | null;
+  /** the named pin, its confidence (50-99) and what that was computed from */
+  best: { pinId: string; confidence: number; evidence?: ConfidenceInputs } | null;
   candidates: { pinId: string; score: number }[];
   reason: "match" | "no_match" | "ambiguous";
   /**
@@ -316,20 +318,29 @@ function colourAccepts(v: { inliers: number; resid?: number; residTrim?: number 
   return (v.resid ?? 99) <= allowed || (!!d && highlighted(d) && (v.residTrim ?? 99) <= allowed);
 }
 
-/** 50..100 for accepted matches: how far inside the acceptance region the evidence lies. */
-function calibratedConfidence(inliers: number, resid: number, allowed: number, margin: number): number {
-  const g = Math.min(1, (inliers - ACCEPT_INLIERS) / 80);
-  const f = Math.max(0, Math.min(1, (allowed - resid) / Math.max(allowed, 1)));
-  const d = Math.min(1, margin / 0.5);
-  return Math.max(50, Math.min(99, Math.round(50 + 49 * (0.4 * g + 0.4 * f + 0.2 * d))));
-}
-
-/** A match with `v`: its confidence, and the other candidates scored below it. */
-function accept(v: CandidateEvidence, margin: number, candidates: { pinId: string; score: number }[], limit: number): Decision {
-  const confidence = calibratedConfidence(v.inliers, v.resid ?? 99, allowedResid(v.inliers), margin);
+/**
+ * A match with `v`: its confidence (`matchConfidence`, from its evidence, the smallest margin of its
+ * duels and its detail check `d`), and the other candidates scored below it.
+ */
+function accept<V extends CandidateEvidence>(v: V, margin: number, d: DetailResult | undefined, input: DecisionInput<V>): Decision {
+  const { verified, scored: { candidates }, limit } = input;
+  const x = confidenceInputs(v, margin, d, verified);
+  const confidence = matchConfidence(x);
   const out = candidates.filter((c) => c.pinId !== v.pinId).map((c) => ({ pinId: c.pinId, score: Math.min(c.score, confidence - 1) }));
   out.unshift({ pinId: v.pinId, score: confidence });
-  return { best: { pinId: v.pinId, confidence }, candidates: out.slice(0, limit), reason: "match" };
+  return { best: { pinId: v.pinId, confidence, evidence: x }, candidates: out.slice(0, limit), reason: "match" };
+}
+
+/** What a match's confidence is computed from (`ConfidenceInputs`). */
+function confidenceInputs<V extends CandidateEvidence>(v: V, margin: number, d: DetailResult | undefined, verified: V[]): ConfidenceInputs {
+  const runnerUp = Math.max(0, ...verified.filter((o) => o.pinId !== v.pinId).map((o) => o.inliers));
+  return {
+    inliers: v.inliers,
+    colour: (v.resid ?? 99) / Math.max(1, allowedResid(v.inliers)),
+    margin,
+    runnerUp: runnerUp / Math.max(1, v.inliers),
+    ...(d ? { detail: d } : {}),
+  };
 }
 
 export interface DecisionInput<V> {
@@ -348,7 +359,7 @@ export interface DecisionInput<V> {
  * evidence.
  */
 export async function decide<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision> {
-  const { verified, tally, scored, limit } = input;
+  const { verified, tally, scored } = input;
   const { plausible, margin, duelErr, unparted, beaten } = tally;
   const { winner, candidates, closest } = scored;
   const noMatchAnswer: Decision = { best: null, candidates: closest, reason: "no_match" };
@@ -388,7 +399,7 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
     if (g?.H && (!rival || (rival !== winner && !probes.samePlace(rival, winner))) && g.inliers >= DETAIL_MIN_INLIERS) {
       const dg = await probes.detail(g);
       probes.lap?.("fallback");
-      if (dg && detailAccepts(dg) && !detailVetoes(dg)) return accept(g, 1, candidates, limit);
+      if (dg && detailAccepts(dg) && !detailVetoes(dg)) return accept(g, 1, dg, input);
     }
     return noMatchAnswer;
   };
@@ -400,7 +411,7 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
     const read = await probes.readLetters();
     const dv = read?.d;
     if (read && read.v !== refused && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
-      return accept(read.v, read.margin, candidates, limit);
+      return accept(read.v, read.margin, dv, input);
     }
     return null;
   };
@@ -446,5 +457,5 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
       break;
     }
   }
-  return accept(winner, plausible.length > 1 ? m : 1, candidates, limit);
+  return accept(winner, plausible.length > 1 ? m : 1, d, input);
 }
