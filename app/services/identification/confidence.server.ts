@@ -22,13 +22,14 @@ export interface ConfidenceInputs {
 }
 
 /**
- * The model's inputs, in the order of its weights. Of the evidence recorded, only these two sort right
- * matches from wrong ones on the validation set better than chance when fitted on the public set (area
- * under the ROC curve 0.67 together): another pin found with nearly as many inliers, and how many of the
- * reference's letters the detail check compared (a near-duplicate of another year or team name is
- * named most often from a small or blurred photo, whose letters could not be read). Adding the inliers,
- * the colours, the duels' margin or the detail tiles fitted the public set's 12 wrong matches better and
- * sorted the validation set's worse (0.60 with all eleven).
+ * The model's inputs, in the order of its weights. Of the evidence recorded (`ConfidenceInputs`, kept
+ * whole so that a refit can try other inputs), only these two sort right matches from wrong ones on
+ * the validation set better than chance when fitted on the public set (area under the ROC curve 0.62
+ * together): another pin found with nearly as many inliers, and how many of the reference's letters
+ * the detail check compared (a near-duplicate of another year or team name is named most often from a
+ * small or blurred photo, whose letters could not be read). Adding the inliers, the colours, the duels'
+ * margin or the detail tiles fitted the public set's 13 wrong matches better and sorted the validation
+ * set's worse (0.48 with all eleven).
  */
 export const CONFIDENCE_FEATURES = ['runner-up share', 'letters read'] as const;
 
