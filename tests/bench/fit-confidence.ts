@@ -19,6 +19,7 @@ import {
   CONFIDENCE_FEATURES,
   confidenceFeatures,
   confidenceLogit,
+  matchConfidence,
   type ConfidenceInputs,
   type ConfidenceModel,
 } from '../../app/services/identification/confidence.server';
@@ -45,6 +46,7 @@ interface Row {
   result: { reason: string; best: { pinId: string; confidence: number; evidence?: ConfidenceInputs } | null };
 }
 interface Example {
+  x: ConfidenceInputs;
   f: number[];
   right: boolean;
   /** a photo of a pin that is not in the catalogue */
@@ -60,7 +62,7 @@ function examples(file: string): { ex: Example[]; known: number; unknown: number
     const best = r.result.best;
     if (r.result.reason !== 'match' || !best) continue;
     if (!best.evidence) throw new Error(`${file}: ${r.query} has no evidence: run identify-engine.ts with this version`);
-    ex.push({ f: confidenceFeatures(best.evidence), right: r.kind === 'known' && best.pinId === r.expected, unknown: r.kind !== 'known', shown: best.confidence });
+    ex.push({ x: best.evidence, f: confidenceFeatures(best.evidence), right: r.kind === 'known' && best.pinId === r.expected, unknown: r.kind !== 'known', shown: best.confidence });
   }
   return { ex, known: rows.filter((r) => r.kind === 'known').length, unknown: rows.filter((r) => r.kind !== 'known').length };
 }
@@ -156,7 +158,7 @@ const fitted: ConfidenceModel = {
 const platt = logistic(val.ex.map((e) => [1, confidenceLogit(fitted, e.f)]), val.ex.map((e) => (e.right ? 1 : 0)), 0);
 fitted.calibration = { a: +platt[1].toFixed(6), b: +platt[0].toFixed(6) };
 
-const shown = (e: Example) => Math.max(50, Math.min(99, Math.round(100 * sigmoid(fitted.calibration.a * confidenceLogit(fitted, e.f) + fitted.calibration.b))));
+const shown = (e: Example) => matchConfidence(e.x, fitted);
 const wrong = (ex: Example[]) => ex.filter((e) => !e.right).length;
 console.log(`matches: public ${pub.ex.length} (${wrong(pub.ex)} wrong), validation ${val.ex.length} (${wrong(val.ex)} wrong); L2 ${LAMBDA}`);
 console.log('weights of the standardised inputs (public set):');

@@ -63,6 +63,6 @@ export function matchProbability(x: ConfidenceInputs, m: ConfidenceModel = model
 }
 
 /** A match's confidence as shown: its probability in percent, 50-99 (a match is never shown as a coin toss or a certainty). */
-export function matchConfidence(x: ConfidenceInputs): number {
-  return Math.max(50, Math.min(99, Math.round(100 * matchProbability(x))));
+export function matchConfidence(x: ConfidenceInputs, m: ConfidenceModel = model as ConfidenceModel): number {
+  return Math.max(50, Math.min(99, Math.round(100 * matchProbability(x, m))));
 }
