@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout } from '~/services/identification/detail.server';
+import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout, smearedReference } from '~/services/identification/detail.server';
 import { extractFeatures, plausibleRivals, quickRank, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
@@ -189,6 +189,32 @@ describe('visual engine', () => {
     expect(same.wrongLetters).toBe(0);
     const other = detailCheck(cv, yearLower((await grayOf(2018)).gray), valid, ref);
     expect(other.lineEndLetters).toBeGreaterThan(0);
+  });
+
+  it('compares a photo smeared by the phone\'s motion with the reference smeared alike: the pin passes, another year does not', async () => {
+    // a Gaussian blur of the reference, all the check tried before, leaves the streaks of a smeared photo
+    // uncorrelated: the letters fall below what it reads, and the tiles below "close"
+    const cv = await getCV();
+    const grayOf = async (picture: Buffer) => {
+      const { data, info } = await sharp(picture).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const img = { data: new Uint8Array(data), width: info.width, height: info.height };
+      return { img, gray: toGray(img) };
+    };
+    const { img, gray } = await grayOf(await pinArtwork(31, 'EAGLES', 2019));
+    const ref = makeReferenceDetail(gray, img.width, img.height, referenceLayout(cv, img, gray));
+    const motion = { angle: 30, length: 18 };
+    const photo = (await grayOf(await motionBlurred(await pinArtwork(31, 'EAGLES', 2019), motion.length, motion.angle))).gray;
+    const valid = new Uint8Array(gray.length).fill(255);
+    const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+    const smeared = smearedReference(ref, identity, motion);
+    const plain = detailCheck(cv, photo, valid, ref);
+    const alike = detailCheck(cv, photo, valid, smeared);
+    expect(alike.median).toBeGreaterThan(plain.median);
+    expect(alike.notClose).toBeLessThan(plain.notClose);
+    expect(alike.wrongLetters).toBe(0);
+    expect(alike.lettersRead).toBeGreaterThan(plain.lettersRead);
+    const other = (await grayOf(await motionBlurred(await pinArtwork(31, 'EAGLES', 2018), motion.length, motion.angle))).gray;
+    expect(detailCheck(cv, other, valid, smeared).lineEndLetters).toBeGreaterThan(0);
   });
 
   it('names the pin when a blot hides a digit inside its year, and still refuses another tens digit', async () => {

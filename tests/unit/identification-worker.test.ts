@@ -19,7 +19,7 @@ import { fitPinHomography, quickFit, referencePairHomography } from '~/services/
 import { asWords, ratioMatches } from '~/services/identification/vocab.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { mulberry32 } from '~/utils/random';
-import { phonePhoto, pinArtwork } from '../support/identify';
+import { motionBlurred, phonePhoto, pinArtwork } from '../support/identify';
 
 const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/pindex', import.meta.url));
 const refs = new Map<string, Buffer>();
@@ -87,6 +87,22 @@ describe('the second core', () => {
     expect(worker.geometryCompleted - geometryBefore).toBeGreaterThan(0);
     expect(worker.pairsCompleted - pairsBefore).toBeGreaterThan(0); // the look-alikes' duels
     expect(worker.votesCompleted - votesBefore).toBe(photos.length + 2); // part of every photo's vote
+  });
+
+  it('checks a photo smeared by the phone moving against references smeared alike, in the worker as on one thread', async () => {
+    // the photo's motion travels with each detail check to the worker, which smears its copy of the
+    // reference as this thread does; one look-alike year is there to be read from the smeared photo
+    const before = worker.completed;
+    for (const [pinId, picture, length] of [
+      ['pin-33', await pinArtwork(33), 16],
+      ['owls-2018', await pinArtwork(36, 'OWLS', 2018, { yearSize: 18 }), 10],
+    ] as const) {
+      const photo = await motionBlurred(await phonePhoto(picture, { rotate: 20, size: 300 }), length, 141);
+      const shared = answer(await twoThreads.match(photo));
+      expect(shared).toEqual(answer(await oneThread.match(photo)));
+      expect(shared.best?.pinId).toBe(pinId);
+    }
+    expect(worker.completed - before).toBeGreaterThan(0);
   });
 
   it('matches the references of pins added from photos in the worker as the main thread does', async () => {

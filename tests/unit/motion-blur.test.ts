@@ -5,7 +5,7 @@
  * smear must be measured well enough that undoing it brings the photo back near the sharp one.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deblurGray, estimateMotionBlur, powerSpectrum } from '~/services/identification/blur.server';
+import { deblurGray, estimateMotionBlur, powerSpectrum, smearGray } from '~/services/identification/blur.server';
 import { decodeRGB, toGray } from '~/services/identification/features.server';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -93,6 +93,49 @@ describe('motion blur', () => {
     // undone across the motion instead, it is further from the sharp photo than the smeared one
     const wrong = deblurGray(cv, smeared.gray, smeared.width, smeared.height, { ...blur, angle: blur.angle + 90 });
     expect(difference(wrong, clean.gray, clean.width, clean.height)).toBeGreaterThan(before);
+  });
+});
+
+describe('a reference smeared as the photo is', () => {
+  /** The segment's points, each sampled bilinearly and averaged: the smear by its definition, slowly. */
+  function smearedDirectly(g: Uint8Array, W: number, H: number, angle: number, length: number): Float32Array {
+    const th = (angle * Math.PI) / 180, n = Math.floor(length * 8) + 1;
+    const out = new Float32Array(W * H);
+    for (let i = 0; i < n; i++) {
+      const d = -length / 2 + (length * i) / (n - 1), dx = d * Math.cos(th), dy = d * Math.sin(th);
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          const xs = Math.min(W - 1, Math.max(0, x + dx)), ys = Math.min(H - 1, Math.max(0, y + dy));
+          const x0 = Math.floor(xs), y0 = Math.floor(ys), fx = xs - x0, fy = ys - y0;
+          const x1 = Math.min(W - 1, x0 + 1), y1 = Math.min(H - 1, y0 + 1);
+          const v = g[y0 * W + x0] * (1 - fx) * (1 - fy) + g[y0 * W + x1] * fx * (1 - fy) + g[y1 * W + x0] * (1 - fx) * fy + g[y1 * W + x1] * fx * fy;
+          out[y * W + x] += v / n;
+        }
+      }
+    }
+    return out;
+  }
+
+  it('is the photo\'s segment applied to it, in any direction, to a gray level or two', () => {
+    // a checkerboard of 8 x 16 px cells, 30 and 220: every edge is smeared
+    const W = 200, H = 160;
+    const g = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) g[y * W + x] = ((x >> 3) + (y >> 4)) % 2 ? 220 : 30;
+    for (const [angle, length] of [[0, 10], [33, 12], [-20, 7], [70, 15], [120, 9], [90, 8]]) {
+      const fast = smearGray(g, W, H, { angle, length });
+      const slow = smearedDirectly(g, W, H, angle, length);
+      let sum = 0, n = 0, moved = 0;
+      for (let y = 20; y < H - 20; y++) {
+        for (let x = 20; x < W - 20; x++) {
+          sum += Math.abs(fast[y * W + x] - slow[y * W + x]);
+          moved += Math.abs(fast[y * W + x] - g[y * W + x]);
+          n++;
+        }
+      }
+      expect(sum / n, `${length} px at ${angle} degrees`).toBeLessThan(2);
+      // and the smear is there: far from the sharp board
+      expect(moved / n).toBeGreaterThan(15);
+    }
   });
 });
 

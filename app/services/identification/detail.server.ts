@@ -11,7 +11,8 @@ import { gaussianBlur } from "./pixels.server";
 import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./raw-image";
-import { frameInsidePhoto, secondaryMotion, type Correspondences } from "./geometry.server";
+import { frameInsidePhoto, invert3, secondaryMotion, type Correspondences } from "./geometry.server";
+import { smearGray, type MotionBlur } from "./blur.server";
 import { warpPerspective } from "./warp.server";
 
 /** A grayscale image with its blurred copies (index into BLUR_SIGMAS), made lazily. */
@@ -32,6 +33,8 @@ export interface ReferenceDetail extends Gray, ReferenceLayout {
   glitter?: boolean;
   /** letters that stand out in colour more than in grayscale: the reference projected on that colour (see referenceTint) */
   tinted?: TintedGray;
+  /** smeared by a photo's motion blur, this one in the reference's frame (`smearedReference`) */
+  smear?: MotionBlur;
 }
 
 /** A reference projected on its tint (`projectTint`), one byte per pixel, with its blurred copies. */
@@ -397,6 +400,8 @@ export interface DetailTask {
   ref: ReferenceDetail;
   /** the photo projected on the reference's tint (`ref.tinted`), as decoded for matching */
   tint?: Uint8Array;
+  /** the photo's motion blur (`estimateMotionBlur`), when it shows one */
+  motion?: MotionBlur;
 }
 
 export interface DetailOutcome {
@@ -408,11 +413,36 @@ export interface DetailOutcome {
 
 /** Warps the photo onto the reference (and under a moving part's own motion) and checks it in detail. */
 export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
-  const w = flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, t.H, t.ref), t.ref);
+  const ref = t.motion ? smearedReference(t.ref, t.H, t.motion) : t.ref;
+  const w = flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, t.H, ref), ref);
   const second = secondaryMotion(cv, t.leftover, t.H);
-  const alt = second ? { ...flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, second.H, t.ref), t.ref), region: second.region } : undefined;
-  const tint = t.tint && t.ref.tinted ? warpToReference(cv, t.tint, t.width, t.height, t.H, t.ref).warped : undefined;
-  return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, t.ref, alt, tint) };
+  const alt = second ? { ...flattenGlitter(warpToReference(cv, t.gray, t.width, t.height, second.H, ref), ref), region: second.region } : undefined;
+  const tint = t.tint && ref.tinted ? warpToReference(cv, t.tint, t.width, t.height, t.H, ref).warped : undefined;
+  return { warped: w.warped, valid: w.valid, d: detailCheck(cv, w.warped, w.valid, ref, alt, tint) };
+}
+
+/**
+ * The reference smeared as the photo is: the photo's motion (a segment in photo pixels, about the pin's
+ * centre) brought into the reference's frame by the homography, and the reference (and its tint)
+ * smeared along it. A Gaussian blur of the reference, all the detail check tries otherwise, leaves the
+ * photo's streaks uncorrelated with it.
+ */
+export function smearedReference(ref: ReferenceDetail, H: number[], motion: MotionBlur): ReferenceDetail {
+  const apply = (m: number[], x: number, y: number): [number, number] => {
+    const w = m[6] * x + m[7] * y + m[8];
+    return [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w];
+  };
+  const [cx, cy] = apply(invert3(H), ref.width / 2, ref.height / 2);
+  const th = (motion.angle * Math.PI) / 180;
+  const hx = (Math.cos(th) * motion.length) / 2, hy = (Math.sin(th) * motion.length) / 2;
+  const [ax, ay] = apply(H, cx - hx, cy - hy);
+  const [bx, by] = apply(H, cx + hx, cy + hy);
+  const length = Math.hypot(bx - ax, by - ay);
+  if (!(length >= 1)) return ref;
+  const along: MotionBlur = { angle: (Math.atan2(by - ay, bx - ax) * 180) / Math.PI, length };
+  const gray = smearGray(ref.gray, ref.width, ref.height, along);
+  const tinted = ref.tinted && { ...ref.tinted, gray: smearGray(ref.tinted.gray, ref.tinted.width, ref.tinted.height, along), blurred: [] };
+  return { ...ref, gray, blurred: [], half: undefined, tinted, smear: along };
 }
 
 /** The photo warped onto a glitter reference with its own specks flattened, as the reference's are. */
@@ -1087,7 +1117,9 @@ function refInto(cv: CV, refA: ReferenceDetail, refB: ReferenceDetail, hBA: numb
   try {
     src.data.set(blurredRef(cv, refB, k));
     cv.warpPerspective(src, out, Hm, new cv.Size(refA.width, refA.height), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
-    return new Uint8Array(out.data);
+    const into = new Uint8Array(out.data);
+    // A smeared as the photo is, B not yet: B smeared alike once in A's frame
+    return refA.smear && !refB.smear ? smearGray(into, refA.width, refA.height, refA.smear) : into;
   } finally {
     src.delete();
     out.delete();

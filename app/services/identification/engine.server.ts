@@ -18,7 +18,7 @@
 // `DecisionProbes`, so that they are tested on recorded candidates alone.
 import { getCV, type CV } from "./opencv.server";
 import { storedGray, storedThumb, storedTint } from "./reference-pixels.server";
-import { deblurGray, estimateMotionBlur } from "./blur.server";
+import { deblurGray, estimateMotionBlur, type MotionBlur } from "./blur.server";
 import { orbPattern } from "./brief.server";
 import {
   decodeFeatures,
@@ -47,6 +47,7 @@ import {
   referenceLayout,
   tintedGray,
   runDetail,
+  smearedReference,
   type DetailOutcome,
   type DetailResult,
   type ReferenceDetail,
@@ -190,6 +191,8 @@ interface PhotoContext {
   qDesc: Uint32Array;
   /** records the time spent since the last lap under this name (`MatchResult.timings`) */
   lap: (name: string) => void;
+  /** the photo's motion blur, when it shows one (the detail check smears the reference alike) */
+  motion?: MotionBlur;
 }
 
 /** An image the photo's descriptors voted for, with its tentative correspondences (photo index, reference index). */
@@ -239,7 +242,8 @@ export interface MatchTrace {
 /** A detail check's outcome with the reference it was made on. */
 interface CheckRun {
   outcome: DetailOutcome;
-  ref: ReferenceDetail;
+  /** the reference as the check compared it (smeared as the photo is, when it is), made when first asked for */
+  ref: () => ReferenceDetail;
 }
 
 /** A small least-recently-used cache keyed by image id (decoded reference images). */
@@ -542,18 +546,18 @@ export class VisualIndex {
    * looking first. When there is one, the photo's levels are dropped and those of the photo with the
    * blur undone are found instead.
    */
-  private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<{ orb: OrbResult; seen: Uint8Array }> {
+  private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<{ orb: OrbResult; seen: Uint8Array; blur: MotionBlur | null }> {
     if (!this.detailWorker) {
       const blur = estimateMotionBlur(cv, gray, width, height);
       const seen = blur ? deblurGray(cv, gray, width, height, blur) : gray;
-      return { orb: runOrb(cv, seen, width, height, QUERY_ORB), seen };
+      return { orb: runOrb(cv, seen, width, height, QUERY_ORB), seen, blur };
     }
     const split = this.splitOrb(this.detailWorker, cv, gray, width, height);
     const blur = estimateMotionBlur(cv, gray, width, height);
-    if (!blur) return { orb: await split.finish(), seen: gray };
+    if (!blur) return { orb: await split.finish(), seen: gray, blur };
     const clear = deblurGray(cv, gray, width, height, blur);
     await split.remote; // the worker is free for the new photo's levels once it has answered
-    return { orb: await this.queryOrb(cv, clear, width, height), seen: clear };
+    return { orb: await this.queryOrb(cv, clear, width, height), seen: clear, blur };
   }
 
   /**
@@ -600,14 +604,14 @@ export class VisualIndex {
     const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE, true);
     lap("decode");
     const gray = toGray(img);
-    const { orb, seen } = await this.photoOrb(cv, gray, img.width, img.height);
+    const { orb, seen, blur } = await this.photoOrb(cv, gray, img.width, img.height);
     const qDesc = asWords(orb.desc);
     lap("orb");
     const none: DuelTally<Candidate> = tallyDuels([], [], () => false);
     if (this.entries.size === 0 || qDesc.length / 8 < 8) {
       return { result: { best: null, candidates: [], reason: "no_match", timings }, verified: [], tally: none, winner: undefined, detail: () => undefined };
     }
-    let p: PhotoContext = { cv, img, gray, orb, qDesc, lap };
+    let p: PhotoContext = { cv, img, gray, orb, qDesc, lap, ...(blur ? { motion: blur } : {}) };
     let shortlist = await this.shortlist(p);
     if (Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) {
       const zoomed = await this.zoom(p, seen, shortlist);
@@ -625,7 +629,7 @@ export class VisualIndex {
     lap("fine");
     const scored = score(candidates, tally, limit);
     const decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace));
-    return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.checkedOf(v)?.d };
+    return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.resultOf(v) };
   }
 
   /**
@@ -876,7 +880,7 @@ export class VisualIndex {
         p.lap("othersDetail");
         const read = readLetters(cv, scored.ordered, (v) => checks.checkedOf(v), lookAlikeOf);
         p.lap("letters");
-        return read && { ...read, d: checks.checkedOf(read.v)?.d };
+        return read && { ...read, d: checks.resultOf(read.v) };
       },
       // (each pair is looked up the way its duel aligned it; when a reference cannot be read, the
       // look-alike counts as a year apart)
@@ -900,16 +904,18 @@ export class VisualIndex {
 
   /** A detail check of reference `e` under homography H, with `ref` once read; in the worker when given one. */
   private async runCheck(p: PhotoContext, e: Entry, H: number[], pairs: number[], worker: DetailWorker | null, ref: ReferenceDetail | null = null): Promise<CheckRun | null> {
-    const { cv, img, gray, orb } = p;
+    const { cv, img, gray, orb, motion } = p;
     ref ??= await this.detailOf(e);
     if (!ref) return null;
     // a spinner or dangler moves on its own: the correspondences that the pin's homography leaves
     // out may agree on a second motion; tiles that do not match under the first get a second chance
     // letters printed in a colour as light as the enamel behind them are read on the reference's tint
     const tint = ref.tinted ? projectTint(img, ref.tinted.tint) : undefined;
-    const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint };
+    const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint, motion };
     const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
-    return { outcome, ref };
+    // the letters compared later are compared as the check did: with the reference smeared as the photo is
+    const read = ref;
+    return { outcome, ref: () => (motion ? smearedReference(read, H, motion) : read) };
   }
 
   /**
@@ -1042,6 +1048,7 @@ export function shortlistPlace(quick: number[], count: number, capacity: number)
  */
 class DetailChecks {
   private results = new Map<string, Promise<DetailResult | undefined>>();
+  private runs = new Map<string, CheckRun>();
   private checked = new Map<string, Checked>();
   private started = new Map<string, Promise<CheckRun | null>>();
 
@@ -1064,7 +1071,7 @@ class DetailChecks {
       p = run
         ? run.then((c) => {
             if (!c) return undefined;
-            this.checked.set(key, { warped: c.outcome.warped, valid: c.outcome.valid, ref: c.ref, d: c.outcome.d });
+            this.runs.set(key, c);
             return c.outcome.d;
           })
         : Promise.resolve(undefined);
@@ -1073,9 +1080,19 @@ class DetailChecks {
     return p;
   }
 
+  /** The candidate's detail check, once it has ended. */
+  resultOf(v: { e: Entry }): DetailResult | undefined {
+    return this.runs.get(entryKey(v.e))?.outcome.d;
+  }
+
   /** The candidate as checked in detail, once its check has ended. */
   checkedOf(v: { e: Entry }): Checked | undefined {
-    return this.checked.get(entryKey(v.e));
+    const key = entryKey(v.e);
+    const run = this.runs.get(key);
+    if (!run) return undefined;
+    let c = this.checked.get(key);
+    if (!c) this.checked.set(key, (c = { warped: run.outcome.warped, valid: run.outcome.valid, ref: run.ref(), d: run.outcome.d }));
+    return c;
   }
 }
 
