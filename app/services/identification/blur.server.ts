@@ -246,16 +246,11 @@ function judge(logPower: Float32Array, ceps: Float32Array): MotionBlur | null {
  */
 function drawKernel(k: Float32Array, blur: MotionBlur, W: number, H: number): void {
   k.fill(0);
-  const n = splatSegment(blur, (x, y, v) => (k[(((y % H) + H) % H) * W + (((x % W) + W) % W)] += v));
-  for (let i = 0; i < k.length; i++) k[i] /= n;
-}
-
-/** Points along the segment of `blur`, centred on (0, 0), splatted bilinearly through `add`; returns how many (the weights' sum). */
-function splatSegment(blur: MotionBlur, add: (x: number, y: number, v: number) => void): number {
   const th = (blur.angle * Math.PI) / 180, c = Math.cos(th), s = Math.sin(th);
   const n = Math.floor(blur.length * 8) + 1;
+  const add = (x: number, y: number, v: number) => (k[(((y % H) + H) % H) * W + (((x % W) + W) % W)] += v);
   for (let i = 0; i < n; i++) {
-    const d = n === 1 ? 0 : -blur.length / 2 + (blur.length * i) / (n - 1);
+    const d = -blur.length / 2 + (blur.length * i) / (n - 1);
     const x = d * c, y = d * s;
     const x0 = Math.floor(x), y0 = Math.floor(y), fx = x - x0, fy = y - y0;
     add(x0, y0, (1 - fx) * (1 - fy));
@@ -263,7 +258,7 @@ function splatSegment(blur: MotionBlur, add: (x: number, y: number, v: number) =
     add(x0, y0 + 1, (1 - fx) * fy);
     add(x0 + 1, y0 + 1, fx * fy);
   }
-  return n;
+  for (let i = 0; i < k.length; i++) k[i] /= n;
 }
 
 /**

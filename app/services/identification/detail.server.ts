@@ -11,7 +11,7 @@ import { gaussianBlur } from "./pixels.server";
 import { shiftSums } from "./ncc.server";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./raw-image";
-import { frameInsidePhoto, invert3, secondaryMotion, type Correspondences } from "./geometry.server";
+import { frameInsidePhoto, invert3, projectPoint, secondaryMotion, type Correspondences } from "./geometry.server";
 import { smearGray, type MotionBlur } from "./blur.server";
 import { warpPerspective } from "./warp.server";
 
@@ -428,15 +428,11 @@ export function runDetail(cv: CV, t: DetailTask): DetailOutcome {
  * photo's streaks uncorrelated with it.
  */
 export function smearedReference(ref: ReferenceDetail, H: number[], motion: MotionBlur): ReferenceDetail {
-  const apply = (m: number[], x: number, y: number): [number, number] => {
-    const w = m[6] * x + m[7] * y + m[8];
-    return [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w];
-  };
-  const [cx, cy] = apply(invert3(H), ref.width / 2, ref.height / 2);
+  const [cx, cy] = projectPoint(invert3(H), ref.width / 2, ref.height / 2);
   const th = (motion.angle * Math.PI) / 180;
   const hx = (Math.cos(th) * motion.length) / 2, hy = (Math.sin(th) * motion.length) / 2;
-  const [ax, ay] = apply(H, cx - hx, cy - hy);
-  const [bx, by] = apply(H, cx + hx, cy + hy);
+  const [ax, ay] = projectPoint(H, cx - hx, cy - hy);
+  const [bx, by] = projectPoint(H, cx + hx, cy + hy);
   const length = Math.hypot(bx - ax, by - ay);
   if (!(length >= 1)) return ref;
   const along: MotionBlur = { angle: (Math.atan2(by - ay, bx - ax) * 180) / Math.PI, length };

@@ -914,8 +914,8 @@ export class VisualIndex {
     const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint, motion };
     const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
     // the letters compared later are compared as the check did: with the reference smeared as the photo is
-    const read = ref;
-    return { outcome, ref: () => (motion ? smearedReference(read, H, motion) : read) };
+    const original = ref;
+    return { outcome, ref: () => (motion ? smearedReference(original, H, motion) : original) };
   }
 
   /**

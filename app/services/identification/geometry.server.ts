@@ -40,6 +40,12 @@ export function frameInsidePhoto(H: number[], W: number, Hh: number, qW: number,
   return true;
 }
 
+/** The point (x, y) under the homography H (3 x 3, row by row). */
+export function projectPoint(H: number[], x: number, y: number): [number, number] {
+  const w = H[6] * x + H[7] * y + H[8];
+  return [(H[0] * x + H[1] * y + H[2]) / w, (H[3] * x + H[4] * y + H[5]) / w];
+}
+
 /** The inverse of a 3 x 3 matrix (row by row); not finite when it is singular. */
 export function invert3(m: number[]): number[] {
   const [a, b, c, d, e, f, g, h, i] = m;
