@@ -28,7 +28,7 @@ export async function pinArtwork(
   seed: number,
   text = `TEAM ${seed}`,
   year = 2000 + (seed % 25),
-  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string }; ball?: boolean; condensed?: boolean } = {},
+  opts: { spin?: number; yearSize?: number; hexagon?: boolean; banner?: string; glitter?: number; ink?: { fill: string; line: string }; ball?: boolean; condensed?: boolean; arc?: string } = {},
 ): Promise<Buffer> {
   const r = rng(seed);
   const pick = () => PALETTE[Math.floor(r() * PALETTE.length)];
@@ -67,11 +67,26 @@ export async function pinArtwork(
     <text x="256" y="378" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="${opts.ink?.fill ?? '#ffffff'}" stroke="${opts.ink?.line ?? '#000'}" stroke-width="1.5">${text}</text>
     <text x="256" y="140" font-family="sans-serif" font-size="${opts.yearSize ?? 40}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5"${opts.condensed ? ' transform="translate(256 0) scale(0.5 1) translate(-256 0)"' : ''}>${year}</text>
     ${opts.spin === undefined ? '' : spinner(opts.spin, opts.ball)}
+    ${opts.arc === undefined ? '' : arcText(opts.arc)}
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
 }
 
 /** Specks of glitter over the round pin's banner (white dots of 1-2 px), placed by `seed`. */
+/**
+ * Lettering along the bottom of the ring, each letter turned to follow it, as a ring pin prints its
+ * event and year: read left to right, its last letters stand on the ring's rising side.
+ */
+function arcText(text: string): string {
+  const letters = [...text].map((ch, i) => {
+    const angle = 116 - i * 7; // degrees clockwise from the horizontal through the centre (90: the bottom)
+    const rad = (angle * Math.PI) / 180;
+    const x = (256 + 190 * Math.cos(rad)).toFixed(1), y = (256 + 190 * Math.sin(rad)).toFixed(1);
+    return `<text x="${x}" y="${y}" font-family="sans-serif" font-size="30" font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="#ffffff" stroke="#000" stroke-width="1.2" transform="rotate(${angle - 90} ${x} ${y})">${ch}</text>`;
+  });
+  return `<circle cx="256" cy="256" r="190" fill="none" stroke="#202020" stroke-width="40"/>${letters.join('')}`;
+}
+
 function glitter(seed: number): string {
   const r = rng(seed * 7919);
   const dots: string[] = [];

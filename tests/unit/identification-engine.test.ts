@@ -166,6 +166,20 @@ describe('visual engine', () => {
     }
   });
 
+  it('reads a year printed along the ring\'s arc, whose turned letters stand in no row', async () => {
+    // each letter of an arc stands higher or lower than the next, so no two of its last ones shared a
+    // row and the year's digits were never compared: another year passed as the catalogue pin
+    const art = (year: number) => pinArtwork(52, 'HAWKS', 2012, { arc: `OPEN ${year}` });
+    const ring = new VisualIndex(async (imageId) => refs.get(imageId) ?? null);
+    refs.set('hawks-ring', await art(2014));
+    for (const id of ['hawks-ring', 'pin-32', 'pin-33']) ring.add({ imageId: id, pinId: id, features: await extractFeatures(refs.get(id) as Buffer) });
+    const photo = async (year: number) => phonePhoto(await art(year), { rotate: 12, size: 360 });
+    expect((await ring.match(await photo(2014))).best?.pinId).toBe('hawks-ring');
+    const other = await ring.match(await photo(2016));
+    expect(other.best).toBeNull();
+    expect(other.candidates[0]?.pinId).toBe('hawks-ring');
+  });
+
   it('finds a line of lettering that the pin\'s homography leaves a few pixels off, and still tells another year there', async () => {
     // the photo as warped onto the catalogue picture, its year's band 7 px lower than the homography
     // puts it (a pin that is not flat, a fit that leans on a spinner): beyond one letter's own search,

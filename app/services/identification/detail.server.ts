@@ -668,8 +668,8 @@ function letterBox([x, y, w, h]: number[], W: number, H: number): [number, numbe
 
 /**
  * The letters and digits printed on a reference: pieces of one polarity (darker or lighter than their
- * surroundings) of a letter's size and fill, standing in a row with a piece of like height beside them
- * (a line of text). Art and outlines rarely make such rows.
+ * surroundings) of a letter's size and fill, standing in a line with a piece of like height beside them
+ * (`nextInLine`: a row of text, or text along an arc). Art and outlines rarely make such lines.
  */
 export function glyphBoxes(cv: CV, gray: Uint8Array, pin: Uint8Array, W: number, H: number): number[][] {
   const n = W * H;
@@ -695,16 +695,11 @@ export function glyphBoxes(cv: CV, gray: Uint8Array, pin: Uint8Array, W: number,
         if (h < GLYPH_MIN_H || h > GLYPH_MAX_H || w < 2 || w > 1.6 * h || fill < 0.12 || fill > 0.9) continue;
         cand.push([x, y, w, h]);
       }
-      for (const c of cand) {
-        const cy = c[1] + c[3] / 2;
-        const inRow = cand.some((o) => {
-          if (o === c) return false;
-          const ratio = o[3] / c[3];
-          const gap = Math.max(o[0] - (c[0] + c[2]), c[0] - (o[0] + o[2]));
-          return ratio > 0.7 && ratio < 1.4 && Math.abs(o[1] + o[3] / 2 - cy) < 0.3 * c[3] && gap < 0.8 * c[3];
-        });
-        if (inRow) found.push(c);
-      }
+      for (const c of cand) if (cand.some((o) => o !== c && inRow(c, o))) found.push(c);
+      // lettering along an arc: a chain of at least ARC_MIN_GLYPHS (pieces of art, an ear beside an eye,
+      // make shorter ones)
+      for (const chain of new Set(chainGlyphs(cand).values()))
+        if (chain.length >= ARC_MIN_GLYPHS) for (const c of chain) if (!found.includes(c)) found.push(c);
     }
   } finally {
     src.delete();
@@ -900,12 +895,12 @@ function wrongLetters(
     const light = letterLight(ch.photo, W, box, dx, dy, rm, rsd, ch.a, ch.b, ch.ref);
     letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light, ch });
   }
-  alignRows(W, H, letters);
+  alignRows(W, H, letters, ref.glyphs);
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
   let wrong = 0, lineEnd = 0;
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
-    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters))) continue;
+    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters, ref.glyphs))) continue;
     if (!inLine(l, letters, ref.glyphs)) continue;
     // on a part that moves on its own, the letter as that part has moved: a spinner under its own
     // motion, a dangler turned about its ring
@@ -928,13 +923,13 @@ function wrongLetters(
  * digit that differs does not move the box, which the other letters anchor, so another year still
  * correlates poorly there. The shift is local because the misalignment grows along a line.
  */
-function alignRows(W: number, H: number, letters: Letter[]): void {
-  const centre = (m: (typeof letters)[number]) => m.x0 + m.bw / 2;
+function alignRows(W: number, H: number, letters: Letter[], glyphs: number[][]): void {
+  const distance = (m: Letter, l: Letter) => Math.hypot(m.x0 + m.bw / 2 - (l.x0 + l.bw / 2), m.y0 + m.bh / 2 - (l.y0 + l.bh / 2));
   for (const l of letters) {
     if (l.ncc >= CLOSE_NCC) continue;
-    const row = letters.filter((m) => sameRow(m.glyph[1], m.glyph[3], l.glyph[1], l.glyph[3]));
+    const row = rowLetters(l, letters, glyphs);
     if (row.length < ROW_MIN_LETTERS) continue;
-    const near = row.sort((p, q) => Math.abs(centre(p) - centre(l)) - Math.abs(centre(q) - centre(l))).slice(0, ROW_WINDOW);
+    const near = row.sort((p, q) => distance(p, l) - distance(q, l)).slice(0, ROW_WINDOW);
     const x0 = Math.min(...near.map((m) => m.x0)), y0 = Math.min(...near.map((m) => m.y0));
     const x1 = Math.max(...near.map((m) => m.x0 + m.bw)), y1 = Math.max(...near.map((m) => m.y0 + m.bh));
     const { photo, ref, a, b } = l.ch;
@@ -979,52 +974,120 @@ function letterLight(
 const LIGHT_RING = 3;
 
 /**
- * Whether a glyph is one of the last two of its line on the reference (a line of at least two: glyphs
- * whose tops and heights are within LETTER_ROW_SLACK of its own), where a year's changing digits, or
- * an age group's, are printed ("TWIN PEAKS 2014", "12U").
+ * Whether a glyph is one of the last two of its line on the reference (`lineOf`, a line of at least
+ * two), where a year's changing digits, or an age group's, are printed ("TWIN PEAKS 2014", "12U",
+ * "SMOKY MOUNTAIN 2014" along a ring's arc).
  */
 function atLineEnd(glyph: number[], glyphs: number[][]): boolean {
-  const [x, y, , h] = glyph;
-  let line = 0, after = 0;
-  for (const g of glyphs) {
-    if (!sameRow(g[1], g[3], y, h)) continue;
-    line++;
-    if (g[0] > x) after++;
-  }
-  return line >= 2 && after < 2;
+  const { line, chain } = lineOf(glyph, glyphs);
+  if (line.length < 2) return false;
+  // in a row, the glyphs to its right; along an arc, those after it in reading order
+  return (chain ? line.length - 1 - line.indexOf(glyph) : line.filter((g) => g[0] > glyph[0]).length) < 2;
 }
 
 /**
  * Whether a glyph that reads wrong is lettering: one of a line of at least LINE_MIN_GLYPHS glyphs on
- * the reference, or beside a letter of its row that the photo shows as the reference prints it. The
+ * the reference (`lineOf`), or beside a letter of its line that the photo shows as the reference prints it. The
  * two seams of a baseball spinner are found as a row of two tall glyphs; the spinner turns, both read
  * wrong, and the right pin was refused (both public-set photos of one pin). A changed digit beside
  * one that agrees still counts, and so does a whole name that changed.
  */
 function inLine(l: Letter, letters: Letter[], glyphs: number[][]): boolean {
-  const [, y, , h] = l.glyph;
-  if (glyphs.filter((g) => sameRow(g[1], g[3], y, h)).length >= LINE_MIN_GLYPHS) return true;
-  return letters.some((m) => m !== l && m.ncc >= CLOSE_NCC && sameRow(m.glyph[1], m.glyph[3], y, h));
+  const { line } = lineOf(l.glyph, glyphs);
+  if (line.length >= LINE_MIN_GLYPHS) return true;
+  return letters.some((m) => m !== l && m.ncc >= CLOSE_NCC && line.includes(m.glyph));
 }
 const LINE_MIN_GLYPHS = 3;
 
-/** Two letters (their tops and heights, or their boxes') stand in one row of lettering. */
+/** The letters among `letters` that stand in the line of `l`'s glyph (`lineOf`). */
+function rowLetters(l: Letter, letters: Letter[], glyphs: number[][]): Letter[] {
+  const { line } = lineOf(l.glyph, glyphs);
+  return letters.filter((m) => line.includes(m.glyph));
+}
+
+/** Two letters (their tops and heights) stand in one row of lettering. */
 function sameRow(topA: number, heightA: number, topB: number, heightB: number): boolean {
   return Math.abs(topA - topB) <= LETTER_ROW_SLACK && Math.abs(heightA - heightB) <= LETTER_ROW_SLACK;
 }
 
 /**
- * A letter that correlates LETTER_BELOW_ROW less than the median of the pin's other letters and of
- * the other letters of its row (at least two), where the light on it and on the row is as predicted.
+ * Two glyph boxes of like height that follow each other in a line of lettering: side by side in a row
+ * (centres within 0.3 of a height, the gap under 0.8 of one), or along an arc, where each letter is
+ * turned and the next one stands higher or lower (a ring's name or year): centres within 1.5 heights,
+ * boxes less than half a height apart (the two seams of a baseball spinner stand a height apart), the
+ * line no steeper than 50 degrees.
  */
-function belowRow(
-  l: { y0: number; bh: number; ncc: number; light: number },
-  letters: { y0: number; bh: number; ncc: number; light: number }[],
-): boolean {
+function nextInLine(c: readonly number[], o: readonly number[]): boolean {
+  if (inRow(c, o)) return true;
+  const ratio = o[3] / c[3];
+  if (!(ratio > 0.7 && ratio < 1.4)) return false;
+  const dx = o[0] + o[2] / 2 - (c[0] + c[2] / 2), dy = o[1] + o[3] / 2 - (c[1] + c[3] / 2);
+  const h = Math.max(c[3], o[3]);
+  // the boxes of two turned letters touch or nearly do
+  const gap = Math.max(o[0] - (c[0] + c[2]), c[0] - (o[0] + o[2]), o[1] - (c[1] + c[3]), c[1] - (o[1] + o[3]));
+  return Math.hypot(dx, dy) < ARC_REACH * h && gap < ARC_GAP * h && Math.abs(dy) <= ARC_SLOPE * Math.abs(dx);
+}
+
+/** Two glyph boxes side by side in a row: like heights, centres within 0.3 of a height, the gap under 0.8 of one. */
+function inRow(c: readonly number[], o: readonly number[]): boolean {
+  const ratio = o[3] / c[3];
+  const gap = Math.max(o[0] - (c[0] + c[2]), c[0] - (o[0] + o[2]));
+  return ratio > 0.7 && ratio < 1.4 && Math.abs(o[1] + o[3] / 2 - (c[1] + c[3] / 2)) < 0.3 * c[3] && gap < 0.8 * c[3];
+}
+const ARC_REACH = 1.5;
+const ARC_GAP = 0.5;
+const ARC_SLOPE = 1.2; // tan 50 degrees
+const ARC_MIN_GLYPHS = 4;
+
+/**
+ * The line a glyph is printed in, itself included: the glyphs of its row (tops and heights within
+ * LETTER_ROW_SLACK, however far apart: "20 <plane> 19"), or, when it is longer, the chain of glyphs
+ * that follow one another from it (`nextInLine`: lettering along an arc, whose letters share a row
+ * only by chance), in reading order (`chain`: left to right along its main direction).
+ */
+function lineOf(glyph: number[], glyphs: number[][]): { line: number[][]; chain: boolean } {
+  const row = glyphs.filter((g) => sameRow(g[1], g[3], glyph[1], glyph[3]));
+  let chains = arcChains.get(glyphs);
+  if (!chains) arcChains.set(glyphs, (chains = chainGlyphs(glyphs)));
+  const chain = chains.get(glyph) ?? [glyph];
+  return chain.length >= ARC_MIN_GLYPHS && chain.length > row.length ? { line: chain, chain: true } : { line: row, chain: false };
+}
+const arcChains = new WeakMap<number[][], Map<number[], number[][]>>();
+
+/** Each glyph's chain of glyphs that follow one another (`nextInLine`), ordered along the chain's main direction. */
+function chainGlyphs(glyphs: number[][]): Map<number[], number[][]> {
+  const parent = glyphs.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
+  for (let i = 0; i < glyphs.length; i++)
+    for (let j = i + 1; j < glyphs.length; j++) if (nextInLine(glyphs[i], glyphs[j])) parent[root(i)] = root(j);
+  const groups = new Map<number, number[][]>();
+  glyphs.forEach((g, i) => {
+    const group = groups.get(root(i));
+    if (group) group.push(g);
+    else groups.set(root(i), [g]);
+  });
+  const out = new Map<number[], number[][]>();
+  for (const group of groups.values()) {
+    // the main direction: from the leftmost centre to the rightmost (an arc of lettering turns less than half a circle)
+    const cx = (g: number[]) => g[0] + g[2] / 2, cy = (g: number[]) => g[1] + g[3] / 2;
+    const first = group.reduce((p, q) => (cx(q) < cx(p) ? q : p)), last = group.reduce((p, q) => (cx(q) > cx(p) ? q : p));
+    const ux = cx(last) - cx(first), uy = cy(last) - cy(first);
+    const along = (g: number[]) => cx(g) * ux + cy(g) * uy;
+    const ordered = group.slice().sort((p, q) => along(p) - along(q));
+    for (const g of group) out.set(g, ordered);
+  }
+  return out;
+}
+
+/**
+ * A letter that correlates LETTER_BELOW_ROW less than the median of the pin's other letters and of
+ * the other letters of its line (`lineOf`, at least two), where the light on it and on the line is as predicted.
+ */
+function belowRow(l: Letter, letters: Letter[], glyphs: number[][]): boolean {
   if (l.light > LETTER_LIGHT_PEERS || letters.length < LETTER_PEERS) return false;
   const others = letters.filter((m) => m !== l);
   if (l.ncc >= median(others.map((m) => m.ncc)) - LETTER_BELOW_ROW) return false;
-  const row = others.filter((m) => sameRow(m.y0, m.bh, l.y0, l.bh));
+  const row = rowLetters(l, others, glyphs);
   if (row.length < 2) return false;
   return l.ncc < median(row.map((m) => m.ncc)) - LETTER_BELOW_ROW && median(row.map((m) => m.light)) <= LETTER_ROW_LIGHT;
 }
