@@ -895,13 +895,14 @@ function wrongLetters(
     const light = letterLight(ch.photo, W, box, dx, dy, rm, rsd, ch.a, ch.b, ch.ref);
     letters.push({ glyph, x0, y0, bw, bh, centre: (y + (h >> 1)) * W + x + (w >> 1), rm, rsd, ncc, light, ch });
   }
-  alignRows(W, H, letters, ref.glyphs);
+  const lines = glyphLines(ref.glyphs);
+  alignRows(W, H, letters, lines);
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
   let wrong = 0, lineEnd = 0;
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
-    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters, ref.glyphs))) continue;
-    if (!inLine(l, letters, ref.glyphs)) continue;
+    if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters, lines))) continue;
+    if (!inLine(l, letters, lines)) continue;
     // on a part that moves on its own, the letter as that part has moved: a spinner under its own
     // motion, a dangler turned about its ring
     if (alt && nearRegion(alt.region, x0, y0) && boxNcc(alt.warped, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
@@ -909,7 +910,7 @@ function wrongLetters(
     const swung = part && turned.get(part);
     if (swung && boxNcc(swung, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
     wrong++;
-    if (atLineEnd(l.glyph, ref.glyphs)) lineEnd++;
+    if (atLineEnd(l.glyph, lines)) lineEnd++;
   }
   return { wrong, lineEnd, read: letters.length };
 }
@@ -923,11 +924,11 @@ function wrongLetters(
  * digit that differs does not move the box, which the other letters anchor, so another year still
  * correlates poorly there. The shift is local because the misalignment grows along a line.
  */
-function alignRows(W: number, H: number, letters: Letter[], glyphs: number[][]): void {
+function alignRows(W: number, H: number, letters: Letter[], lines: GlyphLines): void {
   const distance = (m: Letter, l: Letter) => Math.hypot(m.x0 + m.bw / 2 - (l.x0 + l.bw / 2), m.y0 + m.bh / 2 - (l.y0 + l.bh / 2));
   for (const l of letters) {
     if (l.ncc >= CLOSE_NCC) continue;
-    const row = rowLetters(l, letters, glyphs);
+    const row = rowLetters(l, letters, lines);
     if (row.length < ROW_MIN_LETTERS) continue;
     const near = row.sort((p, q) => distance(p, l) - distance(q, l)).slice(0, ROW_WINDOW);
     const x0 = Math.min(...near.map((m) => m.x0)), y0 = Math.min(...near.map((m) => m.y0));
@@ -974,12 +975,12 @@ function letterLight(
 const LIGHT_RING = 3;
 
 /**
- * Whether a glyph is one of the last two of its line on the reference (`lineOf`, a line of at least
+ * Whether a glyph is one of the last two of its line on the reference (`glyphLines`, a line of at least
  * two), where a year's changing digits, or an age group's, are printed ("TWIN PEAKS 2014", "12U",
  * "SMOKY MOUNTAIN 2014" along a ring's arc).
  */
-function atLineEnd(glyph: number[], glyphs: number[][]): boolean {
-  const { line, chain } = lineOf(glyph, glyphs);
+function atLineEnd(glyph: number[], lines: GlyphLines): boolean {
+  const { line, chain } = lines.get(glyph)!;
   if (line.length < 2) return false;
   // in a row, the glyphs to its right; along an arc, those after it in reading order
   return (chain ? line.length - 1 - line.indexOf(glyph) : line.filter((g) => g[0] > glyph[0]).length) < 2;
@@ -987,21 +988,21 @@ function atLineEnd(glyph: number[], glyphs: number[][]): boolean {
 
 /**
  * Whether a glyph that reads wrong is lettering: one of a line of at least LINE_MIN_GLYPHS glyphs on
- * the reference (`lineOf`), or beside a letter of its line that the photo shows as the reference prints it. The
+ * the reference (`glyphLines`), or beside a letter of its line that the photo shows as the reference prints it. The
  * two seams of a baseball spinner are found as a row of two tall glyphs; the spinner turns, both read
  * wrong, and the right pin was refused (both public-set photos of one pin). A changed digit beside
  * one that agrees still counts, and so does a whole name that changed.
  */
-function inLine(l: Letter, letters: Letter[], glyphs: number[][]): boolean {
-  const { line } = lineOf(l.glyph, glyphs);
+function inLine(l: Letter, letters: Letter[], lines: GlyphLines): boolean {
+  const { line } = lines.get(l.glyph)!;
   if (line.length >= LINE_MIN_GLYPHS) return true;
   return letters.some((m) => m !== l && m.ncc >= CLOSE_NCC && line.includes(m.glyph));
 }
 const LINE_MIN_GLYPHS = 3;
 
-/** The letters among `letters` that stand in the line of `l`'s glyph (`lineOf`). */
-function rowLetters(l: Letter, letters: Letter[], glyphs: number[][]): Letter[] {
-  const { line } = lineOf(l.glyph, glyphs);
+/** The letters among `letters` that stand in the line of `l`'s glyph (`glyphLines`). */
+function rowLetters(l: Letter, letters: Letter[], lines: GlyphLines): Letter[] {
+  const { line } = lines.get(l.glyph)!;
   return letters.filter((m) => line.includes(m.glyph));
 }
 
@@ -1019,8 +1020,7 @@ function sameRow(topA: number, heightA: number, topB: number, heightB: number): 
  */
 function nextInLine(c: readonly number[], o: readonly number[]): boolean {
   if (inRow(c, o)) return true;
-  const ratio = o[3] / c[3];
-  if (!(ratio > 0.7 && ratio < 1.4)) return false;
+  if (!likeHeights(c, o)) return false;
   const dx = o[0] + o[2] / 2 - (c[0] + c[2] / 2), dy = o[1] + o[3] / 2 - (c[1] + c[3] / 2);
   const h = Math.max(c[3], o[3]);
   // the boxes of two turned letters touch or nearly do
@@ -1030,29 +1030,38 @@ function nextInLine(c: readonly number[], o: readonly number[]): boolean {
 
 /** Two glyph boxes side by side in a row: like heights, centres within 0.3 of a height, the gap under 0.8 of one. */
 function inRow(c: readonly number[], o: readonly number[]): boolean {
-  const ratio = o[3] / c[3];
   const gap = Math.max(o[0] - (c[0] + c[2]), c[0] - (o[0] + o[2]));
-  return ratio > 0.7 && ratio < 1.4 && Math.abs(o[1] + o[3] / 2 - (c[1] + c[3] / 2)) < 0.3 * c[3] && gap < 0.8 * c[3];
+  return likeHeights(c, o) && Math.abs(o[1] + o[3] / 2 - (c[1] + c[3] / 2)) < 0.3 * c[3] && gap < 0.8 * c[3];
+}
+/** Two glyph boxes whose heights are within 0.7-1.4 of each other. */
+function likeHeights(c: readonly number[], o: readonly number[]): boolean {
+  const ratio = o[3] / c[3];
+  return ratio > 0.7 && ratio < 1.4;
 }
 const ARC_REACH = 1.5;
 const ARC_GAP = 0.5;
 const ARC_SLOPE = 1.2; // tan 50 degrees
 const ARC_MIN_GLYPHS = 4;
 
+/** Each glyph's line (`glyphLines`): its glyphs, itself included, and whether they are a chain along an arc in reading order. */
+type GlyphLines = Map<number[], { line: number[][]; chain: boolean }>;
+
 /**
- * The line a glyph is printed in, itself included: the glyphs of its row (tops and heights within
- * LETTER_ROW_SLACK, however far apart: "20 <plane> 19"), or, when it is longer, the chain of glyphs
- * that follow one another from it (`nextInLine`: lettering along an arc, whose letters share a row
- * only by chance), in reading order (`chain`: left to right along its main direction).
+ * The line each glyph is printed in: the glyphs of its row (tops and heights within LETTER_ROW_SLACK,
+ * however far apart: "20 <plane> 19"), or, when it is longer, the chain of glyphs that follow one
+ * another from it (`nextInLine`: lettering along an arc, whose letters share a row only by chance),
+ * in reading order (`chain`: left to right along its main direction).
  */
-function lineOf(glyph: number[], glyphs: number[][]): { line: number[][]; chain: boolean } {
-  const row = glyphs.filter((g) => sameRow(g[1], g[3], glyph[1], glyph[3]));
-  let chains = arcChains.get(glyphs);
-  if (!chains) arcChains.set(glyphs, (chains = chainGlyphs(glyphs)));
-  const chain = chains.get(glyph) ?? [glyph];
-  return chain.length >= ARC_MIN_GLYPHS && chain.length > row.length ? { line: chain, chain: true } : { line: row, chain: false };
+function glyphLines(glyphs: number[][]): GlyphLines {
+  const chains = chainGlyphs(glyphs);
+  const lines: GlyphLines = new Map();
+  for (const glyph of glyphs) {
+    const row = glyphs.filter((g) => sameRow(g[1], g[3], glyph[1], glyph[3]));
+    const chain = chains.get(glyph) ?? [glyph];
+    lines.set(glyph, chain.length >= ARC_MIN_GLYPHS && chain.length > row.length ? { line: chain, chain: true } : { line: row, chain: false });
+  }
+  return lines;
 }
-const arcChains = new WeakMap<number[][], Map<number[], number[][]>>();
 
 /** Each glyph's chain of glyphs that follow one another (`nextInLine`), ordered along the chain's main direction. */
 function chainGlyphs(glyphs: number[][]): Map<number[], number[][]> {
@@ -1081,13 +1090,13 @@ function chainGlyphs(glyphs: number[][]): Map<number[], number[][]> {
 
 /**
  * A letter that correlates LETTER_BELOW_ROW less than the median of the pin's other letters and of
- * the other letters of its line (`lineOf`, at least two), where the light on it and on the line is as predicted.
+ * the other letters of its line (`glyphLines`, at least two), where the light on it and on the line is as predicted.
  */
-function belowRow(l: Letter, letters: Letter[], glyphs: number[][]): boolean {
+function belowRow(l: Letter, letters: Letter[], lines: GlyphLines): boolean {
   if (l.light > LETTER_LIGHT_PEERS || letters.length < LETTER_PEERS) return false;
   const others = letters.filter((m) => m !== l);
   if (l.ncc >= median(others.map((m) => m.ncc)) - LETTER_BELOW_ROW) return false;
-  const row = rowLetters(l, others, glyphs);
+  const row = rowLetters(l, others, lines);
   if (row.length < 2) return false;
   return l.ncc < median(row.map((m) => m.ncc)) - LETTER_BELOW_ROW && median(row.map((m) => m.light)) <= LETTER_ROW_LIGHT;
 }
