@@ -67,13 +67,22 @@ if (!['public', 'validation', 'both'].includes(SET)) throw new Error('--set: pub
 const SETS: SetName[] = SET === 'both' ? ['public', 'validation'] : [SET as SetName];
 if (FROM_DB && SETS.length > 1) throw new Error('--from-db needs --set public or --set validation');
 /**
- * A grown catalogue's server is started as the README ("Memory") advises for a large catalogue: with
- * glibc's memory pools limited to two (as the Dockerfile does), unless the caller sets it. The
- * catalogue of the benchmark alone is served with glibc's default, which is faster (README, "Memory").
+ * A grown catalogue's server is started as the README ("Memory") advises for a large catalogue (and
+ * as the Dockerfile does): glibc's memory pools limited to two, and buffers of 128 KB or more mapped
+ * on their own, so that they go back to the system when freed; each unless the caller sets it. The
+ * catalogue of the benchmark alone is served with glibc's defaults, which are faster (README, "Memory").
  */
-const serverMemoryEnv: { MALLOC_ARENA_MAX?: string } = DISTRACTORS && process.env.MALLOC_ARENA_MAX == null ? { MALLOC_ARENA_MAX: '2' } : {};
-/** The server's number of glibc pools (null: glibc's default). */
-const MALLOC_ARENAS = process.env.MALLOC_ARENA_MAX ?? serverMemoryEnv.MALLOC_ARENA_MAX ?? null;
+const LARGE_CATALOGUE_MALLOC = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
+type MallocSetting = keyof typeof LARGE_CATALOGUE_MALLOC;
+const serverMemoryEnv: Partial<Record<MallocSetting, string>> = DISTRACTORS
+  ? Object.fromEntries(Object.entries(LARGE_CATALOGUE_MALLOC).filter(([key]) => process.env[key] == null))
+  : {};
+/** The server's glibc settings (those not set: glibc's defaults), as reported. */
+const MALLOC_SETTINGS = (Object.keys(LARGE_CATALOGUE_MALLOC) as MallocSetting[])
+  .map((key) => [key, process.env[key] ?? serverMemoryEnv[key]] as const)
+  .filter(([, value]) => value != null)
+  .map(([key, value]) => `${key}=${value}`)
+  .join(' ');
 
 interface TruthRow {
   query: string;
@@ -302,7 +311,7 @@ async function runSet(setName: SetName) {
       errors: results.filter((r) => r.status !== 200).length,
       latencyMs: { p50: Math.round(quantile(sorted, 0.5)), p95: Math.round(quantile(sorted, 0.95)), max: Math.round(sorted[sorted.length - 1] ?? 0) },
       serverCpuMsPerQuery: cpuAtStart != null && cpuAtEnd != null ? Math.round(((cpuAtEnd - cpuAtStart) / results.length) * 10) / 10 : null,
-      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, mallocArenaMax: MALLOC_ARENAS },
+      serverMemoryMb: { afterLoad: memAfterLoad?.rssMb ?? null, end: mem?.rssMb ?? null, peak: mem?.peakMb ?? null, malloc: MALLOC_SETTINGS || null },
       counts: { known: known.length, family: fam.length, single: single.length, novel: novel.length, nearDuplicate: near.length },
       reliability: reliabilityOf(results),
     };
@@ -318,7 +327,7 @@ async function runSet(setName: SetName) {
     console.log(`  confidence of a match: ${report.reliability.map((b) => `${b.range}% ${b.right}/${b.answers} right`).join(', ')}`);
     console.log(`  latency              p50 ${report.latencyMs.p50} ms   p95 ${report.latencyMs.p95} ms   max ${report.latencyMs.max} ms`);
     console.log(`  server CPU           ${report.serverCpuMsPerQuery ?? '?'} ms a query (all its threads)`);
-    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_ARENAS ? `MALLOC_ARENA_MAX=${MALLOC_ARENAS}` : "glibc's default memory pools"})`);
+    console.log(`  server memory        ${report.serverMemoryMb.afterLoad} MB after load, ${report.serverMemoryMb.end} MB at end, peak ${report.serverMemoryMb.peak} MB (${MALLOC_SETTINGS || "glibc's defaults"})`);
     return { ...report, results };
   } finally {
     server?.kill('SIGTERM');
