@@ -72,7 +72,6 @@ export async function pinArtwork(
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
 }
 
-/** Specks of glitter over the round pin's banner (white dots of 1-2 px), placed by `seed`. */
 /**
  * Lettering along the bottom of the ring, each letter turned to follow it, as a ring pin prints its
  * event and year: read left to right, its last letters stand on the ring's rising side.
@@ -87,6 +86,7 @@ function arcText(text: string): string {
   return `<circle cx="256" cy="256" r="190" fill="none" stroke="#202020" stroke-width="40"/>${letters.join('')}`;
 }
 
+/** Specks of glitter over the round pin's banner (white dots of 1-2 px), placed by `seed`. */
 function glitter(seed: number): string {
   const r = rng(seed * 7919);
   const dots: string[] = [];
