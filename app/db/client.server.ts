@@ -41,10 +41,13 @@ const DEFAULT_URL = 'file:./data/pindex.db';
 const CHANGE_STAMP_SQL = 'select (select data_version from pragma_data_version) as other, total_changes() as own';
 
 function migrationsFolder(): string {
-  // works from the sources (tsx, vitest) and from the server build (build/index.js)
+  // works from the sources (tsx, vitest: app/db/) and from the server build (build/index.js), from
+  // any working directory (a server started elsewhere with its own .env)
+  const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [
     path.resolve(process.cwd(), 'drizzle/migrations'),
-    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle/migrations'),
+    path.resolve(here, '../../drizzle/migrations'),
+    path.resolve(here, '../drizzle/migrations'),
   ];
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'meta/_journal.json')));
   if (!found) throw new Error('Database migrations not found (drizzle/migrations)');
