@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// the servers the tests start read no settings file (.env) of the developer's
+process.env.ENV_FILE = 'off';
 
 /**
  * End-to-end tests in Debian's Chromium against the real server with a seeded database.

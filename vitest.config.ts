@@ -14,6 +14,8 @@ export default defineConfig({
     // side by side safely.
     maxWorkers: os.availableParallelism(),
     testTimeout: 30_000,
+    // the commands and servers the tests start read no settings file (.env) of the developer's
+    env: { ENV_FILE: 'off' },
     hookTimeout: 60_000,
   },
 });

@@ -14,6 +14,8 @@
  * An import is an operator's tool: it writes through Drizzle and the image store directly instead
  * of createPin, which needs a signed-in actor and adds the pin to that actor's collection.
  */
+// the settings file (.env) before any module reads the environment
+import './load-env.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';

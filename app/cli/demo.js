@@ -61,7 +61,7 @@ if (seed) {
 const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV || 'production', PINDEX_ALLOW_DEV_SECRET: process.env.PINDEX_ALLOW_DEV_SECRET || '1' },
+  env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV || 'production', PINDEX_ALLOW_DEV_SECRET: process.env.PINDEX_ALLOW_DEV_SECRET || '1', ENV_FILE: 'off' },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

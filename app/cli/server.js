@@ -6,6 +6,8 @@
  * - passes the client IP (behind Fly's proxy too) to loaders and actions for rate limiting.
  * Database migrations run when the server build is loaded (app/entry.server.tsx).
  */
+// the settings file (.env) before any module reads the environment
+import './load-env.js';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,15 +2,23 @@
  * What the server checks before it serves anything, kept apart from server.js so tests can call it.
  */
 
+/** The example secret `.env.example` ships with: as published as the development one. */
+export const EXAMPLE_SESSION_SECRET = 'change-me-to-a-long-random-string';
+
 /**
  * The refusal to start, or null: production without SESSION_SECRET would sign cookies with the
- * published development secret.
+ * published development secret, and with `.env.example`'s own (copied unchanged) with one as public.
  * @param {Record<string, string | undefined>} env
  */
 export function configurationProblem(env = process.env) {
   const production = env.NODE_ENV !== 'development' && env.NODE_ENV !== 'test';
-  if (production && !env.SESSION_SECRET?.trim() && env.PINDEX_ALLOW_DEV_SECRET !== '1') {
+  if (!production || env.PINDEX_ALLOW_DEV_SECRET === '1') return null;
+  const secrets = (env.SESSION_SECRET ?? '').split(',').map((s) => s.trim());
+  if (!secrets.some(Boolean)) {
     return 'SESSION_SECRET is not set. Set it to a long random string (openssl rand -hex 32) before starting PinDex in production; `npm run demo` sets its own.';
+  }
+  if (secrets.includes(EXAMPLE_SESSION_SECRET)) {
+    return "SESSION_SECRET is still .env.example's example. Set it to a long random string of your own (openssl rand -hex 32).";
   }
   return null;
 }

@@ -4,6 +4,8 @@
  *   npm run user:reset-link -- <email>
  * The link starts with APP_URL (else http://localhost:PORT). Uses DATABASE_URL.
  */
+// the settings file (.env) before any module reads the environment
+import './load-env.js';
 import { ensureMigrated, getDatabase } from '../db/client.server';
 import { createResetLink } from '../services/account.server';
 

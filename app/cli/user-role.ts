@@ -3,6 +3,8 @@
  *   npm run user:role -- <email> <role>
  * Roles: player, manager, assistant_coach, vendor, admin, super_admin. Uses DATABASE_URL.
  */
+// the settings file (.env) before any module reads the environment
+import './load-env.js';
 import { ensureMigrated, getDatabase } from '../db/client.server';
 import { isAppError } from '../services/errors';
 import { setRoleByEmail } from '../services/users.server';

@@ -3,6 +3,8 @@
  *   npm run vendor:approve -- <email> [notes]
  * The account gets the vendor role (an admin keeps theirs). Uses DATABASE_URL.
  */
+// the settings file (.env) before any module reads the environment
+import './load-env.js';
 import { ensureMigrated, getDatabase } from '../db/client.server';
 import { isAppError } from '../services/errors';
 import { approveVendorByEmail } from '../services/vendor-review.server';

@@ -252,7 +252,7 @@ async function main() {
       server = spawn(process.execPath, [path.join(root, 'app/cli/server.js')], {
         cwd: root,
         stdio: 'ignore',
-        env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${dbFile}`, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
+        env: { ...process.env, NODE_ENV: 'production', ENV_FILE: 'off', DATABASE_URL: `file:${dbFile}`, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
       });
       const base = `http://127.0.0.1:${port}`;
       const serverCpu = processCpu(server.pid as number);

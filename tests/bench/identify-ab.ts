@@ -96,7 +96,7 @@ async function main() {
       const port = 3900 + k + Math.floor(Math.random() * 1000);
       const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(b.dir, 'app/cli/server.js')], {
         cwd: b.dir,
-        env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret', ...envOf(b.name) },
+        env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, NODE_ENV: 'production', ENV_FILE: 'off', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret', ...envOf(b.name) },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       servers.push({ name: b.name, base: `http://127.0.0.1:${port}`, child, ms: [], answers: [], cpuAtStart: 0 });

@@ -215,7 +215,7 @@ async function runSet(setName: SetName) {
   const truth = LIMIT ? stratifiedSlice(truthAll, LIMIT) : truthAll;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pindex-identify-bench-'));
   const dbUrl = `file:${path.join(tmp, 'bench.db')}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl };
+  const env: NodeJS.ProcessEnv = { ...process.env, ENV_FILE: 'off', DATABASE_URL: dbUrl };
   let server: ChildProcess | null = null;
   try {
     let importSeconds = 0;

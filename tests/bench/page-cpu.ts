@@ -74,7 +74,7 @@ async function main() {
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profiling, path.join(root, 'app/cli/server.js')], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET, IDENTIFY_WORKER: 'off' },
+    env: { ...process.env, NODE_ENV: 'production', ENV_FILE: 'off', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET, IDENTIFY_WORKER: 'off' },
   });
   const base = `http://127.0.0.1:${PORT}`;
   try {

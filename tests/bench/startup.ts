@@ -82,7 +82,7 @@ async function oneStart(file: string) {
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
+    env: { ...process.env, NODE_ENV: 'production', ENV_FILE: 'off', DATABASE_URL: `file:${file}`, PORT: String(PORT), HOST: '127.0.0.1', LOG_REQUESTS: '0', SESSION_SECRET: 'bench-secret' },
   });
   let log = '';
   server.stdout?.on('data', (d) => (log += d));

@@ -15,7 +15,7 @@ describe('startup checks', () => {
   });
 
   it('the server process exits with the reason instead of serving on the published secret', () => {
-    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: '0' } as NodeJS.ProcessEnv;
+    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: '0', ENV_FILE: 'off' } as NodeJS.ProcessEnv;
     const run = spawnSync(process.execPath, [path.resolve(__dirname, '../../app/cli/server.js')], { env, encoding: 'utf8', timeout: 20_000 });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('PinDex will not start: SESSION_SECRET is not set');
