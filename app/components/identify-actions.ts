@@ -6,6 +6,7 @@
  * their own on every page (docs/speed.md, "Front end").
  */
 import type { IdentificationResult } from '~/types/identification';
+import { badgeToasts } from './reward-toasts';
 
 const JPEG_QUALITY = 0.92;
 
@@ -29,9 +30,7 @@ export function identificationToasts(result: IdentificationResult) {
   } else {
     list.push({ title: 'Analysis Complete', description: result.message || "No exact match found, but we've analyzed the pin" });
   }
-  for (const badge of result.newlyUnlockedBadges ?? []) {
-    list.push({ title: 'Badge Unlocked!', description: `You earned the "${badge.name}" badge!`, variant: 'success' });
-  }
+  list.push(...badgeToasts(result.newlyUnlockedBadges ?? [], result.completedChallenges ?? []));
   return list;
 }
 

@@ -6,8 +6,7 @@ import { parseWithZod } from '@conform-to/zod';
 import { AddToCollectionSchema } from '~/forms/collection';
 import { isAppError } from '~/services/errors';
 import { createCollectionEntry, updateCollectionEntry } from '~/services/collection.server';
-import type { UnlockedBadge } from '~/types/achievements';
-import type { CompletedChallenge } from '~/services/challenges.server';
+import { badgeToasts } from '~/components/reward-toasts';
 import { replyWithInvalid, replyWithServiceError } from './form-reply.server';
 import { optionalUser } from './guards.server';
 import { redirectWithToast } from './toast.server';
@@ -15,14 +14,6 @@ import { timeZoneFromRequest } from './time-zone.server';
 
 const STATUS_LABEL = { owned: 'Owned', wanted: 'Wanted', trading: 'Trading' } as const;
 const STATUS_TEXT = { owned: 'your collection', wanted: 'your wanted list', trading: 'your trading pins' } as const;
-
-/** One 'Badge Unlocked!' toast per new badge and one per daily challenge completed (the toaster staggers them). */
-export function badgeToasts(badges: UnlockedBadge[], challenges: CompletedChallenge[] = []) {
-  return [
-    ...badges.map((b) => ({ title: 'Badge Unlocked!', description: `You earned the "${b.name}" badge!`, variant: 'success' as const })),
-    ...challenges.map((c) => ({ title: 'Challenge Complete!', description: `"${c.name}" is done: +${c.reward} points.`, variant: 'success' as const })),
-  ];
-}
 
 export async function handleAddToCollection(request: Request, formData: FormData, opts: { redirectTo: string }): Promise<Response> {
   const extra = { intent: 'addToCollection' as const };

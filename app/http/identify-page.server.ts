@@ -12,7 +12,8 @@ import { identificationToasts, requestFailureToast } from '~/components/identify
 import { newPinSchema } from '~/forms/pins';
 import { serviceErrorResult } from '~/http/form-reply.server';
 import { timeZoneFromRequest } from '~/http/time-zone.server';
-import { badgeToasts, handleAddToCollection } from '~/http/collection-form.server';
+import { badgeToasts } from '~/components/reward-toasts';
+import { handleAddToCollection } from '~/http/collection-form.server';
 import { isAppError } from '~/services/errors';
 import { identificationIndexStatus } from '~/services/identification/index.server';
 import { chooseIdentifiedPin, getIdentificationResult, identifyPin, limitIdentifyRate, readPhoto, type IdentificationResult } from '~/services/identification/identify.server';
@@ -135,7 +136,7 @@ async function createPinFromIdentification(request: Request, formData: FormData,
       title: 'Pin Added',
       description: `${pin.name} is now in the database and in your collection.`,
       variant: 'success',
-      more: badgeToasts(pin.newlyUnlockedBadges ?? []),
+      more: badgeToasts(pin.newlyUnlockedBadges, pin.completedChallenges),
     });
   } catch (error) {
     if (isAppError(error) && error.status < 500) {

@@ -5,7 +5,7 @@ import { ActionButton, ListingThumb } from '~/components/marketplace';
 import { buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
 import { StatCard } from '~/components/ui/stat-card';
-import { badgeToasts } from '~/http/collection-form.server';
+import { badgeToasts } from '~/components/reward-toasts';
 import { promptedPageUser, requirePageUser } from '~/http/guards.server';
 import { page } from '~/http/page.server';
 import { redirectWithToast } from '~/http/toast.server';

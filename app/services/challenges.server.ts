@@ -21,6 +21,7 @@ import { assertCanReadCollection, type Actor } from '~/auth/permissions';
 import { db, prepared, transaction, type Db } from '~/db/index.server';
 import { dailyChallenges, userChallengeProgress, userStats, users, type Rarity } from '~/db/schema';
 import { ChallengeQuerySchema } from '~/forms/challenges';
+import type { CompletedChallenge } from '~/types/achievements';
 import { CHALLENGE_TYPES, RARITIES } from '~/utils/constants';
 import { parseWith } from '~/utils/validation';
 import { ensureUserStats } from './achievements.server';
@@ -142,11 +143,7 @@ const TYPES_OF_EVENT: Record<ChallengeEvent, ChallengeType[]> = {
   order: ['marketplace_activity'],
 };
 
-export interface CompletedChallenge {
-  id: string;
-  name: string;
-  reward: number;
-}
+export type { CompletedChallenge };
 
 function raritiesFrom(least: Rarity | null): readonly Rarity[] {
   return least ? RARITIES.slice(RARITIES.indexOf(least)) : RARITIES;

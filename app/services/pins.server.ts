@@ -19,6 +19,7 @@ import { parseWith } from '~/utils/validation';
 import { MAX_PIN_PHOTOS, RARITIES, type Rarity, isOneOf } from '~/utils/constants';
 import { RARITY_SCORE, rarityFromQuantity } from '~/utils/rarity';
 import { refreshCollectionCounts, type UnlockedBadge } from './achievements.server';
+import type { CompletedChallenge } from '~/types/achievements';
 import { addCollectionEntry } from './collection.server';
 import { changes, recordAudit } from './audit.server';
 import { Invalid, NotFound } from './errors';
@@ -688,7 +689,7 @@ export async function createPin(
   actor: Actor | null,
   input: CreatePinInput,
   options: CreatePinOptions = {},
-): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[] }> {
+): Promise<PinDto & { newlyUnlockedBadges: UnlockedBadge[]; completedChallenges: CompletedChallenge[] }> {
   assertCanCreatePin(actor);
   const user = options.contributor ?? actor;
   const data = parseWith(createSchema, input);
@@ -706,7 +707,7 @@ export async function createPin(
   const prepared = await prepareUploads(imageList);
   const primaryPhotoIndex = data.primaryPhotoIndex != null && data.primaryPhotoIndex < imageList.length ? data.primaryPhotoIndex : 0;
 
-  const { pinId, imageIds, newlyUnlockedBadges } = await transaction(async (tx) => {
+  const { pinId, imageIds, newlyUnlockedBadges, completedChallenges } = await transaction(async (tx) => {
     let organizationId: string;
     if (data.organizationId) {
       const org = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, data.organizationId)).get();
@@ -750,7 +751,7 @@ export async function createPin(
         details: { after: { name: data.name, organizationId, teamId: data.teamId ?? null, totalQuantity, isFeatured: data.isFeatured ?? false, images: ids.length } },
       });
     }
-    if (options.contributorEntry === false) return { pinId: pin.id, imageIds: ids, newlyUnlockedBadges: [] as UnlockedBadge[] };
+    if (options.contributorEntry === false) return { pinId: pin.id, imageIds: ids, newlyUnlockedBadges: [] as UnlockedBadge[], completedChallenges: [] as CompletedChallenge[] };
     const entry = await addCollectionEntry(tx, user.id, {
       pinId: pin.id,
       status: 'owned',
@@ -759,11 +760,11 @@ export async function createPin(
       tradeable: false,
       notes: 'Original contributor',
     });
-    return { pinId: pin.id, imageIds: ids, newlyUnlockedBadges: entry.newlyUnlockedBadges };
+    return { pinId: pin.id, imageIds: ids, newlyUnlockedBadges: entry.newlyUnlockedBadges, completedChallenges: entry.completedChallenges };
   });
 
   if (imageIds.length) await indexPinImages(pinId, imageIds).catch((error) => console.error('indexPinImages failed', error));
-  return { ...(await getPin(pinId)), newlyUnlockedBadges };
+  return { ...(await getPin(pinId)), newlyUnlockedBadges, completedChallenges };
 }
 
 /** Edits a pin (creator or admin). Only the fields given change; '' or null clears optional text. */

@@ -560,7 +560,7 @@ export async function createTeamPin(
     if (i instanceof Blob) return i.size > 0;
     return i instanceof Uint8Array;
   });
-  const { newlyUnlockedBadges: _badges, ...pin } = await createPin(actor, {
+  const { newlyUnlockedBadges: _badges, completedChallenges: _challenges, ...pin } = await createPin(actor, {
     name: data.name,
     description: data.description ?? null,
     totalQuantity: data.totalQuantity,

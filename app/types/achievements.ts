@@ -5,3 +5,10 @@ export interface UnlockedBadge {
   description: string;
   points: number;
 }
+
+/** A daily challenge a change has just completed (a 'Challenge Complete!' toast; its reward is paid). */
+export interface CompletedChallenge {
+  id: string;
+  name: string;
+  reward: number;
+}

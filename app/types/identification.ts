@@ -1,5 +1,5 @@
 /** The identification answer as pages and /api clients see it (spec §3). */
-import type { UnlockedBadge } from './achievements';
+import type { CompletedChallenge, UnlockedBadge } from './achievements';
 import type { PinDto } from './pins';
 
 export interface IdentificationAnalysis {
@@ -38,6 +38,8 @@ export interface IdentificationResult {
   /** the stored photo's id (the add-new-pin form carries it as the first photo) */
   imageId: string;
   newlyUnlockedBadges: UnlockedBadge[];
+  /** today's challenges this photo completed (absent on a result shown again) */
+  completedChallenges?: CompletedChallenge[];
   /** 'ambiguous': near-identical family members, the user chooses among similarPins */
   outcome: 'match' | 'no_match' | 'ambiguous';
   identificationId: string;

@@ -14,7 +14,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '~/services/users.server';
 import { db } from '~/db/index.server';
 import { identifications, imageFeatures, images, organizations, pins, userStats } from '~/db/schema';
+import { identificationToasts } from '~/components/identify-actions';
 import { ensureAchievements } from '~/services/achievement-definitions.server';
+import { challengesForDay } from '~/services/challenges.server';
 import { pickCandidateByText } from '~/services/identification/ai.server';
 import {
   AI_UNAVAILABLE_MESSAGE,
@@ -263,6 +265,23 @@ describe('identification', () => {
     expect(stats?.successfulIdentifications).toBe(1);
     const row = await db().select().from(identifications).where(eq(identifications.id, result.identificationId)).get();
     expect(row?.userId).toBe(player.id);
+  });
+
+  it('completes the day’s identification challenge and says so with the answer', async () => {
+    // a day far from today whose set asks for one identification
+    let noon = new Date('2031-01-01T12:00:00Z');
+    while (!challengesForDay(noon.toISOString().slice(0, 10)).some((c) => c.type === 'identify_pins' && c.target === 1)) noon = new Date(noon.getTime() + 86_400_000);
+    const spotter = challengesForDay(noon.toISOString().slice(0, 10)).find((c) => c.type === 'identify_pins')!;
+    const player = asSession(await createUser());
+    const first = await identifyPin(player, dataUrl(await phonePhoto(knownArt, { rotate: 2 })), { now: noon });
+    expect(first.completedChallenges).toEqual([expect.objectContaining({ name: spotter.name, reward: spotter.reward })]);
+    expect(identificationToasts(first)).toContainEqual({ title: 'Challenge Complete!', description: `"${spotter.name}" is done: +${spotter.reward} points.`, variant: 'success' });
+    // paid once: a second photo that day completes nothing
+    const second = await identifyPin(player, dataUrl(await phonePhoto(knownArt, { rotate: 4 })), { now: noon });
+    expect(second.completedChallenges).toEqual([]);
+    expect(identificationToasts(second).map((t) => t.title)).not.toContain('Challenge Complete!');
+    // a visitor's photo counts for nobody
+    expect((await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: 6 })), { now: noon })).completedChallenges).toEqual([]);
   });
 
   it('offers the near-identical pins of an ambiguous photo to choose from, apart from the pins that are only similar', async () => {

@@ -237,7 +237,7 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
     const reason = photo.error instanceof Error ? photo.error.message : 'the image could not be read';
     throw new Invalid(`image_parse_error: ${reason}`);
   }
-  const { identificationId, newlyUnlockedBadges } = await transaction(async (tx) => {
+  const { identificationId, newlyUnlockedBadges, completedChallenges } = await transaction(async (tx) => {
     await savePreparedImage(tx, { ...photo.value, id: imageId, variants: [] });
     const [row] = await tx
       .insert(identifications)
@@ -247,15 +247,16 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
         imageData: imageId,
         confidence: identified ? confidence : 0,
         identificationData: stored as unknown as Record<string, unknown>,
+        // the day's badges and challenges count this row on the day they are told it is
+        ...(opts.now ? { createdAt: opts.now } : {}),
       })
       .returning({ id: identifications.id });
     if (identified && bestId) {
       await tx.update(pins).set({ identificationCount: sql`${pins.identificationCount} + 1` }).where(eq(pins.id, bestId));
     }
     const badges = actor ? await recordIdentificationActivity(tx, actor.id, { successful: identified, now: opts.now, timeZone: opts.timeZone }) : [];
-    // the reward shows on home and /badges (the result card lists badges only)
-    if (actor) await recordChallengeProgress(tx, actor.id, 'identification', { now: opts.now });
-    return { identificationId: row.id, newlyUnlockedBadges: badges };
+    const challenges = actor ? await recordChallengeProgress(tx, actor.id, 'identification', { now: opts.now }) : [];
+    return { identificationId: row.id, newlyUnlockedBadges: badges, completedChallenges: challenges };
   });
 
   return {
@@ -270,6 +271,7 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
     imageData: imageUrl(imageId),
     imageId,
     newlyUnlockedBadges,
+    completedChallenges,
     outcome,
     identificationId,
   };
