@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { MatchCard, ProposalCard, formatTradeDate } from '~/components/trades';
+import { badgeToasts } from '~/components/reward-toasts';
 import { Button, buttonClass } from '~/components/ui/button';
 import { EmptyState } from '~/components/ui/empty-state';
 import { Pagination } from '~/components/ui/list-controls';
@@ -65,11 +66,12 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast('/trades', { title: 'Notifications marked as read', variant: 'success' });
     }
     if (intent === 'accept') {
-      const { trade } = await acceptTrade(user, id);
+      const { trade, newlyUnlockedBadges, completedChallenges } = await acceptTrade(user, id);
       return redirectWithToast('/trades?tab=history', {
         title: 'Trade completed!',
         description: `Your collection now has the pins from ${trade.proposer.name}.`,
         variant: 'success',
+        more: badgeToasts(newlyUnlockedBadges, completedChallenges),
       });
     }
     if (intent === 'decline') {

@@ -39,6 +39,7 @@ import {
   type TradeStatus,
 } from '~/db/schema';
 import type { NotificationDto, TradeMatch, TradePin, TradeProposalDto, TraderSummary } from '~/types/trades';
+import type { CompletedChallenge } from '~/types/achievements';
 import { proposeTradeSchema, rateTradeSchema, TRADE_EXPIRY_DAYS } from '~/forms/trades';
 import { paginate, type Paging } from '~/utils/paging';
 import { displayName } from '~/utils/user';
@@ -343,7 +344,7 @@ async function findProposal(tx: Db, id: string): Promise<TradeProposal> {
 }
 
 /** Gives one copy of `pinId` from `giverId` to `takerId` (inside the accept transaction). */
-async function movePin(tx: Db, giverId: string, takerId: string, pinId: string, now: Date): Promise<UnlockedBadge[]> {
+async function movePin(tx: Db, giverId: string, takerId: string, pinId: string, now: Date): Promise<{ badges: UnlockedBadge[]; challenges: CompletedChallenge[] }> {
   const entry = await tx.query.userCollections.findFirst({
     where: and(eq(userCollections.userId, giverId), eq(userCollections.pinId, pinId), eq(userCollections.status, 'trading')),
   });
@@ -357,27 +358,33 @@ async function movePin(tx: Db, giverId: string, takerId: string, pinId: string, 
   // a pin the taker also trades stays on the trading list with one more copy; otherwise it is owned
   const status = takers?.status === 'trading' ? 'trading' : 'owned';
   const added = await addCollectionEntry(tx, takerId, { pinId, status, quantity: 1, condition: entry.condition, tradeable: status === 'trading' }, { now });
-  return added.newlyUnlockedBadges;
+  return { badges: added.newlyUnlockedBadges, challenges: added.completedChallenges };
 }
 
 /**
  * The recipient accepts: in one transaction the proposal leaves open (guarded), each pin moves to
  * its new owner, both sides' counts and badges are updated and the proposer is told.
  */
-export async function acceptTrade(actor: Actor | null, id: string, opts: { now?: Date } = {}): Promise<{ trade: TradeProposalDto; newlyUnlockedBadges: UnlockedBadge[] }> {
+export async function acceptTrade(
+  actor: Actor | null,
+  id: string,
+  opts: { now?: Date } = {},
+): Promise<{ trade: TradeProposalDto; newlyUnlockedBadges: UnlockedBadge[]; completedChallenges: CompletedChallenge[] }> {
   assertSignedIn(actor, 'Please sign in to trade');
   await ensureAchievementsOnce();
   const now = opts.now ?? new Date();
-  const badges = await transaction(async (tx) => {
+  const rewards = await transaction(async (tx) => {
     const proposal = await findProposal(tx, id);
     assertCanRespondToTrade(actor, proposal);
     await closeOpen(tx, proposal, 'accepted', actor.id, now);
     const items = await tx.select().from(tradeProposalItems).where(eq(tradeProposalItems.proposalId, id));
     const unlocked: UnlockedBadge[] = [];
+    const completed: CompletedChallenge[] = [];
     for (const item of items) {
       const taker = item.giverId === proposal.proposerId ? proposal.recipientId : proposal.proposerId;
       const got = await movePin(tx, item.giverId, taker, item.pinId, now);
-      if (taker === actor.id) unlocked.push(...got);
+      if (taker === actor.id) unlocked.push(...got.badges);
+      if (taker === actor.id) completed.push(...got.challenges);
     }
     // the givers' counts and badges (the takers' were done by addCollectionEntry)
     for (const userId of [proposal.proposerId, proposal.recipientId]) {
@@ -386,9 +393,9 @@ export async function acceptTrade(actor: Actor | null, id: string, opts: { now?:
       if (userId === actor.id) unlocked.push(...more);
     }
     await notify(tx, proposal.proposerId, 'trade_accepted', `${await nameOf(tx, actor.id)} accepted your trade`, `/trades?tab=history#trade-${id}`);
-    return unlocked;
+    return { badges: unlocked, challenges: completed };
   });
-  return { trade: await getTradeProposal(actor, id, { now }), newlyUnlockedBadges: badges };
+  return { trade: await getTradeProposal(actor, id, { now }), newlyUnlockedBadges: rewards.badges, completedChallenges: rewards.challenges };
 }
 
 /** The recipient declines an open proposal; the proposer is told. */

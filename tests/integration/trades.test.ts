@@ -16,6 +16,8 @@ import { action as cancelAction } from '~/routes/api.trades.$id.cancel';
 import { action as counterAction } from '~/routes/api.trades.$id.counter';
 import { loader as notificationsLoader, action as notificationsAction } from '~/routes/api.notifications';
 import { action as ratingAction } from '~/routes/api.trades.$id.rating';
+import { badgeToasts } from '~/components/reward-toasts';
+import { challengesForDay } from '~/services/challenges.server';
 import { acceptTrade, cancelTrade, getPublicProfile, listTradeMatches, pinTradeCounts, proposeTrade, TRADE_EXPIRY_MS } from '~/services/trades.server';
 import { call, request, type Handler } from '../support/api';
 import { createPin, createUser } from '../support/factories';
@@ -171,6 +173,22 @@ describe('trade proposals', () => {
     const later = new Date(start.getTime() + TRADE_EXPIRY_MS + 1000);
     await expect(acceptTrade(s.bob.actor, p.id, { now: later })).rejects.toMatchObject({ status: 409, message: 'This trade proposal has expired' });
     expect(await entry(s.ann.user.id, s.a.id)).toMatchObject({ status: 'trading' });
+  });
+
+  it('tells the one who accepts of the daily challenge the pins received completed', async () => {
+    // a day far from today whose set asks for one pin added to the collection
+    let noon = new Date('2031-03-01T12:00:00Z');
+    while (!challengesForDay(noon.toISOString().slice(0, 10)).some((c) => c.type === 'add_to_collection' && c.target === 1)) noon = new Date(noon.getTime() + 86_400_000);
+    const addition = challengesForDay(noon.toISOString().slice(0, 10)).find((c) => c.type === 'add_to_collection')!;
+    const s = await scene();
+    const p = await proposeTrade(s.ann.actor, { recipientId: s.bob.user.id, give: [s.a.id], receive: [s.b.id] }, { now: noon });
+    const accepted = await acceptTrade(s.bob.actor, p.id, { now: new Date(noon.getTime() + 3_600_000) });
+    expect(accepted.completedChallenges).toContainEqual(expect.objectContaining({ name: addition.name, reward: addition.reward }));
+    expect(badgeToasts(accepted.newlyUnlockedBadges, accepted.completedChallenges)).toContainEqual({
+      title: 'Challenge Complete!',
+      description: `"${addition.name}" is done: +${addition.reward} points.`,
+      variant: 'success',
+    });
   });
 
   it('an accept racing a cancel: exactly one wins and the pins move at most once', async () => {
