@@ -143,8 +143,6 @@ const TYPES_OF_EVENT: Record<ChallengeEvent, ChallengeType[]> = {
   order: ['marketplace_activity'],
 };
 
-export type { CompletedChallenge };
-
 function raritiesFrom(least: Rarity | null): readonly Rarity[] {
   return least ? RARITIES.slice(RARITIES.indexOf(least)) : RARITIES;
 }

@@ -35,7 +35,8 @@ import {
   type UnlockedBadge,
 } from './achievements.server';
 import { ensureAchievementsOnce } from './achievement-definitions.server';
-import { recordChallengeProgress, type CompletedChallenge } from './challenges.server';
+import type { CompletedChallenge } from '~/types/achievements';
+import { recordChallengeProgress } from './challenges.server';
 import { Invalid, NotFound } from './errors';
 import { toPinDto, type PinDto } from './pin-dto.server';
 import { csvDocument } from '~/utils/csv';
