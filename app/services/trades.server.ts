@@ -383,8 +383,9 @@ export async function acceptTrade(
     for (const item of items) {
       const taker = item.giverId === proposal.proposerId ? proposal.recipientId : proposal.proposerId;
       const got = await movePin(tx, item.giverId, taker, item.pinId, now);
-      if (taker === actor.id) unlocked.push(...got.badges);
-      if (taker === actor.id) completed.push(...got.challenges);
+      if (taker !== actor.id) continue;
+      unlocked.push(...got.badges);
+      completed.push(...got.challenges);
     }
     // the givers' counts and badges (the takers' were done by addCollectionEntry)
     for (const userId of [proposal.proposerId, proposal.recipientId]) {
