@@ -25,7 +25,9 @@ import { installLoaderRequestPassThrough } from './loader-request.js';
 import { installServerLink } from './server-link.js';
 import { knownStaticFiles, precompressedAssets } from './static-precompressed.js';
 
-const problem = configurationProblem();
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILD_PATH = path.join(root, 'build/index.js');
+const problem = configurationProblem(process.env, { buildPath: BUILD_PATH });
 if (problem) {
   console.error(`PinDex will not start: ${problem}`);
   process.exit(1);
@@ -43,8 +45,6 @@ installLoaderRequestPassThrough();
 // links rendered in one step on the server, the same markup (server-link.js)
 installServerLink();
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BUILD_PATH = path.join(root, 'build/index.js');
 const mode = process.env.NODE_ENV === 'development' ? 'development' : 'production';
 const build = await import(BUILD_PATH);
 

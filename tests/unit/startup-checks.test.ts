@@ -14,6 +14,13 @@ describe('startup checks', () => {
     expect(configurationProblem({ NODE_ENV: 'development' })).toBeNull();
   });
 
+  it('refuses to start without the server build, after the secret (`npm run build` makes it)', () => {
+    const missing = path.resolve(__dirname, 'no-such-build/index.js');
+    expect(configurationProblem({ NODE_ENV: 'development' }, { buildPath: missing })).toBe('the server build (build/index.js) is missing. Run `npm run build` first.');
+    expect(configurationProblem({ NODE_ENV: 'production' }, { buildPath: missing })).toMatch(/SESSION_SECRET is not set/);
+    expect(configurationProblem({ NODE_ENV: 'development' }, { buildPath: __filename })).toBeNull();
+  });
+
   it('the server process exits with the reason instead of serving on the published secret', () => {
     const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: '0', ENV_FILE: 'off' } as NodeJS.ProcessEnv;
     const run = spawnSync(process.execPath, [path.resolve(__dirname, '../../app/cli/server.js')], { env, encoding: 'utf8', timeout: 20_000 });
