@@ -25,15 +25,8 @@ import { createCollectionEntry } from '~/services/collection.server';
 import { checkout } from '~/services/orders.server';
 import { call, request, session } from '../support/api';
 import { createPin, createUser } from '../support/factories';
+import { dayWith } from '../support/challenges';
 import { createListing, createVendor } from '../support/marketplace';
-
-/** The first day of 2030 onwards whose set has the type (days far from the real today, so tests do not meet). */
-function dayWith(type: ChallengeType, from = '2030-01-01'): { day: string; noon: Date } {
-  for (let t = Date.parse(`${from}T00:00:00Z`); ; t += 86_400_000) {
-    const day = new Date(t).toISOString().slice(0, 10);
-    if (challengesForDay(day).some((c) => c.type === type)) return { day, noon: new Date(`${day}T12:00:00Z`) };
-  }
-}
 
 async function challengeOf(day: string, type: ChallengeType) {
   const rows = await ensureDailyChallenges(day);

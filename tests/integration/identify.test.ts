@@ -16,7 +16,6 @@ import { db } from '~/db/index.server';
 import { identifications, imageFeatures, images, organizations, pins, userStats } from '~/db/schema';
 import { identificationToasts } from '~/components/identify-actions';
 import { ensureAchievements } from '~/services/achievement-definitions.server';
-import { challengesForDay } from '~/services/challenges.server';
 import { pickCandidateByText } from '~/services/identification/ai.server';
 import {
   AI_UNAVAILABLE_MESSAGE,
@@ -29,6 +28,7 @@ import { getVisualIndex, loadStoredFeatures, removePinFromIndex, storeBackedInde
 import { importCatalogue } from '~/cli/catalogue-import';
 import { getImageVariant } from '~/services/images.server';
 import { createPin } from '~/services/pins.server';
+import { dayWith } from '../support/challenges';
 import { createUser } from '../support/factories';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
 import { firstFormPixels } from '../support/pixels';
@@ -269,9 +269,7 @@ describe('identification', () => {
 
   it('completes the day’s identification challenge and says so with the answer', async () => {
     // a day far from today whose set asks for one identification
-    let noon = new Date('2031-01-01T12:00:00Z');
-    while (!challengesForDay(noon.toISOString().slice(0, 10)).some((c) => c.type === 'identify_pins' && c.target === 1)) noon = new Date(noon.getTime() + 86_400_000);
-    const spotter = challengesForDay(noon.toISOString().slice(0, 10)).find((c) => c.type === 'identify_pins')!;
+    const { noon, rule: spotter } = dayWith('identify_pins', { from: '2031-01-01', target: 1 });
     const player = asSession(await createUser());
     const first = await identifyPin(player, dataUrl(await phonePhoto(knownArt, { rotate: 2 })), { now: noon });
     expect(first.completedChallenges).toEqual([expect.objectContaining({ name: spotter.name, reward: spotter.reward })]);

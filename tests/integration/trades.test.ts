@@ -17,9 +17,9 @@ import { action as counterAction } from '~/routes/api.trades.$id.counter';
 import { loader as notificationsLoader, action as notificationsAction } from '~/routes/api.notifications';
 import { action as ratingAction } from '~/routes/api.trades.$id.rating';
 import { badgeToasts } from '~/components/reward-toasts';
-import { challengesForDay } from '~/services/challenges.server';
 import { acceptTrade, cancelTrade, getPublicProfile, listTradeMatches, pinTradeCounts, proposeTrade, TRADE_EXPIRY_MS } from '~/services/trades.server';
 import { call, request, type Handler } from '../support/api';
+import { dayWith } from '../support/challenges';
 import { createPin, createUser } from '../support/factories';
 
 
@@ -177,9 +177,7 @@ describe('trade proposals', () => {
 
   it('tells the one who accepts of the daily challenge the pins received completed', async () => {
     // a day far from today whose set asks for one pin added to the collection
-    let noon = new Date('2031-03-01T12:00:00Z');
-    while (!challengesForDay(noon.toISOString().slice(0, 10)).some((c) => c.type === 'add_to_collection' && c.target === 1)) noon = new Date(noon.getTime() + 86_400_000);
-    const addition = challengesForDay(noon.toISOString().slice(0, 10)).find((c) => c.type === 'add_to_collection')!;
+    const { noon, rule: addition } = dayWith('add_to_collection', { from: '2031-03-01', target: 1 });
     const s = await scene();
     const p = await proposeTrade(s.ann.actor, { recipientId: s.bob.user.id, give: [s.a.id], receive: [s.b.id] }, { now: noon });
     const accepted = await acceptTrade(s.bob.actor, p.id, { now: new Date(noon.getTime() + 3_600_000) });

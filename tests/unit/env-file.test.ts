@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadEnvFile } from '../../app/cli/env-file.js';
-import { EXAMPLE_SESSION_SECRET, configurationProblem } from '../../app/cli/startup-checks.js';
 
 const root = path.resolve(__dirname, '../..');
 let dir: string;
@@ -46,13 +45,6 @@ describe('the settings file', () => {
     expect(loadEnvFile(off, dir)).toBeNull();
     expect(off.PORT).toBeUndefined();
     expect(() => loadEnvFile({ ENV_FILE: 'missing.env' }, dir)).toThrow('cannot read the settings file missing.env (ENOENT)');
-  });
-
-  it('refuses to start production on the example secret, also among rotated secrets', () => {
-    expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: EXAMPLE_SESSION_SECRET })).toMatch(/still \.env\.example's example/);
-    expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: `new-secret, ${EXAMPLE_SESSION_SECRET}` })).toMatch(/still \.env\.example's example/);
-    expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: ' , ' })).toMatch(/SESSION_SECRET is not set/);
-    expect(configurationProblem({ NODE_ENV: 'development', SESSION_SECRET: EXAMPLE_SESSION_SECRET })).toBeNull();
   });
 
   it('the server reads .env from where it is started: .env.example copied unchanged is refused', () => {

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configurationProblem, httpsRedirectTarget } from '../../app/cli/startup-checks.js';
+import { EXAMPLE_SESSION_SECRET, configurationProblem, httpsRedirectTarget } from '../../app/cli/startup-checks.js';
 
 describe('startup checks', () => {
   it('refuses production without SESSION_SECRET, unless the demo says it may', () => {
@@ -12,6 +12,13 @@ describe('startup checks', () => {
     expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: 'a-long-random-secret' })).toBeNull();
     expect(configurationProblem({ NODE_ENV: 'production', PINDEX_ALLOW_DEV_SECRET: '1' })).toBeNull();
     expect(configurationProblem({ NODE_ENV: 'development' })).toBeNull();
+  });
+
+  it('refuses to start production on the example secret, also among rotated secrets', () => {
+    expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: EXAMPLE_SESSION_SECRET })).toMatch(/still \.env\.example's example/);
+    expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: `new-secret, ${EXAMPLE_SESSION_SECRET}` })).toMatch(/still \.env\.example's example/);
+    expect(configurationProblem({ NODE_ENV: 'production', SESSION_SECRET: ' , ' })).toMatch(/SESSION_SECRET is not set/);
+    expect(configurationProblem({ NODE_ENV: 'development', SESSION_SECRET: EXAMPLE_SESSION_SECRET })).toBeNull();
   });
 
   it('refuses to start without the server build, after the secret (`npm run build` makes it)', () => {
