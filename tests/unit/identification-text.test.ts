@@ -1,0 +1,85 @@
+/**
+ * The lettering read as text (text.server.ts): the comparison of a reference's line with the photo's
+ * reading of it, and the real OCR models on pictures drawn here: the lines of a reference are found
+ * and read, and a photo of another year of the pin is told from a photo of the pin.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeRGB } from '~/services/identification/features.server';
+import { getCV } from '~/services/identification/opencv.server';
+import {
+  decodeTextLines,
+  encodeTextLines,
+  findTextLines,
+  lineRefutes,
+  photoRefutes,
+  storedLine,
+} from '~/services/identification/text.server';
+import { pinArtwork } from '../support/identify';
+
+/** A reading with every character at probability p. */
+const read = (text: string, p = 0.99) => ({ text, probs: [...text].map(() => p) });
+
+describe('lineRefutes', () => {
+  it('refutes another year read with near certainty', () => {
+    expect(lineRefutes('2019', read('2016', 1))).toBe(true);
+    expect(lineRefutes('PATRIOTS 2015', read('PATRIOTS 2016', 0.995))).toBe(true);
+  });
+
+  it('refutes another team name, and not the same name with its spaces and case read otherwise', () => {
+    expect(lineRefutes('EAGLE POINT', read('CLEARWATER', 0.97))).toBe(true);
+    expect(lineRefutes('Stony Brook', read('STONYBROOK', 0.97))).toBe(false);
+  });
+
+  it('takes letters a blurred line is read as for one another, and a cropped end, as the same line', () => {
+    expect(lineRefutes('11U 2014', read('1102014'))).toBe(false); // U read as 0
+    expect(lineRefutes('GOLDEN VALLEY', read('COLDEN VALLEY'))).toBe(false);
+    expect(lineRefutes('DIAMOND 2025', read('DIAMOND 202'))).toBe(false);
+    expect(lineRefutes('STATE 2016', read('SIATE 2016'))).toBe(false);
+  });
+
+  it('refutes nothing on an unsure reading: a digit below near certainty, one or two letters, a low mean', () => {
+    expect(lineRefutes('2015', read('2018', 0.9))).toBe(false);
+    expect(lineRefutes('SANDY HOOK', read('SANDV HOOM', 0.95))).toBe(false);
+    expect(lineRefutes('EAGLE POINT', read('CLEARWATER', 0.6))).toBe(false);
+    expect(lineRefutes('2019', read('', 0))).toBe(false);
+  });
+});
+
+describe('stored lines', () => {
+  it('keeps lines read with confidence and two letters or digits, and stores them as they were', () => {
+    expect(storedLine(read('2019', 0.95))).toBe(true);
+    expect(storedLine(read('2019', 0.7))).toBe(false);
+    expect(storedLine(read('★', 0.99))).toBe(false);
+    const lines = [{ x: 12.34, y: 5, w: 100.06, h: 30, text: 'EAGLE POINT' }];
+    expect(decodeTextLines(encodeTextLines(lines))).toEqual([{ x: 12.3, y: 5, w: 100.1, h: 30, text: 'EAGLE POINT' }]);
+    expect(decodeTextLines(new Uint8Array(0))).toEqual([]);
+  });
+});
+
+describe('the OCR models', () => {
+  const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+
+  it('reads a reference\'s lines, and tells a photo of another year from one of the pin', async () => {
+    const cv = await getCV();
+    const reference = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019), 512);
+    const lines = await findTextLines(cv, reference);
+    const texts = lines.map((l) => l.text.replace(/\s/g, ''));
+    expect(texts).toContain('2019');
+    expect(texts).toContain('EAGLES');
+    // the photos as aligned onto the reference (identity): the pin, and the same design in 2016
+    expect(await photoRefutes(cv, reference, identity, reference, lines)).toBe(false);
+    const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2016), 512);
+    expect(await photoRefutes(cv, otherYear, identity, reference, lines)).toBe(true);
+    const otherTeam = await decodeRGB(await pinArtwork(31, 'RAVENS', 2019), 512);
+    expect(await photoRefutes(cv, otherTeam, identity, reference, lines)).toBe(true);
+  }, 30_000);
+
+  it('reads no line the photo does not cover', async () => {
+    const cv = await getCV();
+    const reference = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019), 512);
+    const lines = await findTextLines(cv, reference);
+    const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2016), 512);
+    // the photo shifted 400 px to the right: its pixels cover no line of the reference
+    expect(await photoRefutes(cv, otherYear, [1, 0, 400, 0, 1, 0, 0, 0, 1], reference, lines)).toBe(false);
+  }, 30_000);
+});
