@@ -109,8 +109,8 @@ run('vitest integration (libSQL)', bin('vitest'), ['run', 'tests/integration', '
 countVitest('test-results/vitest-libsql.json');
 
 // Floors of the identification slice (100 stratified queries of the validation set, the one the
-// engine is judged on: measured 78.8% top-1, 25% false matches, i.e. 5 of its 20 unknown photos).
-const IDENTIFY_FLOORS = { top1: '0.72', falseMatches: '0.30' };
+// engine is judged on: measured 80% top-1, 15% false matches, i.e. 3 of its 20 unknown photos).
+const IDENTIFY_FLOORS = { top1: '0.72', falseMatches: '0.25' };
 
 // `remix build` as `npm run build` runs it (app/cli/remix-build.js: no empty server modules in the browser)
 let built = run('build', process.execPath, ['app/cli/remix-build.js']);

@@ -23,7 +23,7 @@
  * set's queries (same share of every kind). --min-top1 / --max-false hold every set run to the floor.
  * --keep keeps the temporary directory and its database; --from-db FILE starts from a copy of such
  * a database instead of importing again (with one --set only; give --distractors as when it was
- * imported, for the report): the 4,700 distractors take about 13 minutes to import, the queries 2.
+ * imported, for the report): the 4,700 distractors take about 15 minutes to import, the queries 3.
  * The exit code is non-zero only when --min-top1 / --max-false are given and missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

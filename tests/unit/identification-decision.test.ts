@@ -45,6 +45,8 @@ interface Recorded {
   details?: Map<CandidateEvidence, DetailResult>;
   read?: { v: CandidateEvidence; margin: number } | null;
   yearApart?: boolean;
+  /** the candidates whose lettering the photo reads otherwise */
+  textRefutes?: Set<CandidateEvidence>;
 }
 
 /** Probes that answer from recordings, and the candidates whose detail check the decision asked for. */
@@ -59,6 +61,7 @@ function recorded(r: Recorded) {
     readLetters: async () => (r.read ? { ...r.read, d: r.details?.get(r.read.v) } : null),
     yearApart: async () => r.yearApart ?? false,
     letterLean: async () => null,
+    textRefutes: async (v) => r.textRefutes?.has(v) ?? false,
   };
   return { probes, asked };
 }
@@ -119,6 +122,18 @@ describe('decide', () => {
   it('does not pass another year of a catalogue pin off as the catalogue pin', async () => {
     const eagles = cand('eagles', 90, 8), owls = cand('owls', 14);
     const result = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, otherYear]]) });
+    expect(result.reason).toBe('no_match');
+    expect(result.best).toBeNull();
+    expect(result.candidates.map((c) => c.pinId)).toEqual(['eagles', 'owls']);
+    expect(Math.max(...result.candidates.map((c) => c.score))).toBeLessThan(50);
+  });
+
+  it('answers no match, the pin first among the suggestions, when its lettering reads otherwise as text', async () => {
+    // every letter passed the detail check (a 6 correlates with the catalogue's 9), but the photo reads "2016"
+    const eagles = cand('eagles', 90, 8), owls = cand('owls', 15);
+    const details = new Map([[eagles, agrees]]);
+    expect((await answer([eagles, owls], [eagles], [], { details })).best?.pinId).toBe('eagles');
+    const result = await answer([eagles, owls], [eagles], [], { details, textRefutes: new Set([eagles]) });
     expect(result.reason).toBe('no_match');
     expect(result.best).toBeNull();
     expect(result.candidates.map((c) => c.pinId)).toEqual(['eagles', 'owls']);

@@ -8,12 +8,14 @@ import type { RawImage } from "./raw-image";
 import { BACKGROUND_STEP, dilated, letterDuel, pinMask, type DetailResult, type LetterDuel, type ReferenceDetail } from "./detail.server";
 import { frameInsidePhoto, invert3, referencePairHomography, type ReferencePair } from "./geometry.server";
 import { warpPerspective } from "./warp.server";
+import { unpackPoints } from "./features.server";
 
 /** What the comparisons read of a reference image: its size and its keypoints. */
 export interface ReferenceImage {
   imageId: string;
   width: number;
-  points: Float32Array;
+  /** its keypoints, in 1/POINT_SCALE px (`packPoints`) */
+  points: Uint16Array;
 }
 
 const PAIR_DIFF = 60; // summed RGB difference marking pixels where two references differ
@@ -310,7 +312,7 @@ export class ReferencePairs<E extends ReferenceImage> {
 
   /** Two references' features, to align B onto A (`referencePairHomography`). */
   pair(a: E, b: E): ReferencePair {
-    return { pointsA: a.points, descA: this.descriptorsOf(a), pointsB: b.points, descB: this.descriptorsOf(b), acceptHamming: ACCEPT_HAMMING, ratio: RATIO };
+    return { pointsA: unpackPoints(a.points), descA: this.descriptorsOf(a), pointsB: unpackPoints(b.points), descB: this.descriptorsOf(b), acceptHamming: ACCEPT_HAMMING, ratio: RATIO };
   }
 
   has(eA: E, eB: E): boolean {

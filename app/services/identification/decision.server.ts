@@ -95,9 +95,17 @@ export interface DecisionProbes<V> {
    * winner's frame (`letterDuel`): a negative score leans to `o`. Null when they cannot be compared.
    */
   letterLean(winner: V, o: V): Promise<{ letters: number; score: number } | null>;
+  /**
+   * The photo, warped onto the candidate's reference, reads one of its lines of lettering otherwise
+   * (`photoRefutes` in text.server.ts): another year or team name of the design.
+   */
+  textRefutes(v: V): Promise<boolean>;
   /** Records the time spent since the last lap under this name (optional). */
   lap?(name: string): void;
 }
+
+/** The highest score of a pin that is not named (a suggestion, or one of a family to choose from). */
+const NO_MATCH_MAX_SCORE = 49;
 
 // ---- tunables (fitted on the public benchmark set as a whole) ----
 const AMBIGUOUS_MARGIN = 0.05; // relative error gap required to prefer one look-alike pin over another
@@ -246,7 +254,7 @@ export function score<V extends CandidateEvidence>(verified: V[], tally: DuelTal
     const cur = most.get(v.pinId);
     if (!cur || v.inliers > cur.inliers) most.set(v.pinId, v);
   }
-  let top = 49;
+  let top = NO_MATCH_MAX_SCORE;
   const closest = [...most.values()]
     .sort((x, y) => y.inliers - x.inliers || pinScore(y) - pinScore(x))
     .slice(0, limit)
@@ -359,6 +367,24 @@ export interface DecisionInput<V> {
  * evidence.
  */
 export async function decide<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision> {
+  const answer = await cascade(input, probes);
+  // the named pin's lettering, read as text on the photo: a line that reads otherwise (another year
+  // or team name, which the catalogue does not hold) turns the match into no match, the pin still
+  // first among the suggestions. Validation, engine alone: 5 of the 14 near-duplicates named and a
+  // novel pin refused, no right pin (README, "Reading the lettering")
+  const named = answer.best && input.verified.find((v) => v.pinId === answer.best?.pinId);
+  if (named && (await probes.textRefutes(named))) {
+    const suggestions = answer.candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
+    return { best: null, candidates: suggestions, reason: "no_match" };
+  }
+  return answer;
+}
+
+/**
+ * The cascade of rules that names a pin, offers a family or finds no match, before the lettering is
+ * read as text (`decide`).
+ */
+async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision> {
   const { verified, tally, scored } = input;
   const { plausible, margin, duelErr, unparted, beaten } = tally;
   const { winner, candidates, closest } = scored;
@@ -382,7 +408,7 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
     for (const [A, B] of unparted) if (A === winner || B === winner) kin.add((A === winner ? B : A).pinId);
     for (const [w, l] of beaten) if (l === winner) kin.add(w.pinId);
     const family = candidates.map((c) => c.pinId).filter((id) => kin.has(id));
-    const unsure = candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, 49) }));
+    const unsure = candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
     return { best: null, candidates: unsure, reason: "ambiguous", family: family.length > 1 ? family : candidates.map((c) => c.pinId) };
   };
   // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees

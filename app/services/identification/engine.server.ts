@@ -32,6 +32,9 @@ import {
   runOrb,
   runOrbLevels,
   toGray,
+  packPoints,
+  unpackPoints,
+  POINT_SCALE,
   THUMB_SIDE,
   type OrbParams,
   type OrbResult,
@@ -53,10 +56,12 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
+import { photoRefutes, warmTextReader, type TextLine } from "./text.server";
 import { fitPinHomography, hullArea, inlierTargets, invert3, leftoverPairs, quickFit, type Correspondences, type PinFit, type QuickFit } from "./geometry.server";
 import { compareAligned, overlapShare, pairwise, readLetters, ReferencePairs, thumbnail, type Aligned, type Checked, type Thumb } from "./compare.server";
 import {
   decide,
+  DETAIL_MIN_INLIERS,
   plausibleRivals,
   score,
   tallyDuels,
@@ -102,7 +107,7 @@ export interface Entry {
   pinId: string;
   width: number;
   height: number;
-  points: Float32Array;
+  points: Uint16Array; // its keypoints in 1/POINT_SCALE px (`packPoints`)
   // the descriptors are stored only once, in the posting lists (or, until the vocabulary is built, in the
   // pending store): see descriptorsOf
   first: number; // index of its first descriptor in the pending store / the store the lists were built from
@@ -114,6 +119,7 @@ export interface Entry {
   layout: Uint8Array | null; // the reference's stored layout (detail.server.ts); likewise
   cut: Uint8Array | null; // how its pin was cut out of a photo (decodeReference); likewise, and null when not stored
   photo: boolean; // its reference is a pin cut out of a photo (a pin added from a photo that found no match)
+  text: TextLine[]; // the lines of lettering read on it at extraction (text.server.ts)
   vocabVersion: number;
   slot: number;
 }
@@ -350,7 +356,7 @@ export class VisualIndex {
       pinId: entry.pinId,
       width: f.width,
       height: f.height,
-      points: f.points,
+      points: packPoints(f.points),
       first: -1,
       nDesc: desc.length / 8,
       words: null,
@@ -360,6 +366,7 @@ export class VisualIndex {
       layout: this.loadFeatures ? null : f.layout.slice(),
       cut: this.loadFeatures ? null : (f.cut?.slice() ?? null),
       photo: !!f.cut && f.cut.length > 0,
+      text: f.text,
       vocabVersion: -1,
       slot: this.slots.length,
     };
@@ -497,6 +504,7 @@ export class VisualIndex {
     // the worker loads its OpenCV meanwhile, in its own thread (a worker that fails is not waited for)
     const worker = this.detailWorker?.warmUp().catch(() => undefined);
     orbPattern(await getCV());
+    await warmTextReader();
     if (this.entries.size > 0) await (pause ? this.buildVocabInSlices(pause) : this.ensureVocab());
     await worker;
   }
@@ -623,12 +631,24 @@ export class VisualIndex {
     const seenBy = p;
     const checks = new DetailChecks((e, H, pairs, worker, ref) => this.runCheck(seenBy, e, H, pairs, worker, ref), this.detailWorker);
     const verified = await this.verify(p, shortlist, checks);
+    // the lettering of a candidate read as text, once a photo; the strongest candidate's is read now,
+    // by the recogniser's own thread, while this thread compares colours and the worker checks detail
+    const reads = new Map<Entry, Promise<boolean>>();
+    const textRefutes = (v: Candidate): Promise<boolean> => {
+      let read = reads.get(v.e);
+      if (!read) {
+        read = v.H ? photoRefutes(cv, p.img, v.H, v.e, v.e.text).catch(() => false) : Promise.resolve(false);
+        reads.set(v.e, read);
+      }
+      return read;
+    };
+    if (verified[0] && verified[0].inliers >= DETAIL_MIN_INLIERS) void textRefutes(verified[0]);
     const { candidates, plausible, duels } = await this.compareDetails(p, verified, checks);
     const samePlace = (a: Candidate, b: Candidate) => overlapShare(a.al as Aligned, b.al as Aligned) >= SAME_PLACE_SHARE;
     const tally = tallyDuels(plausible, duels, samePlace);
     lap("fine");
     const scored = score(candidates, tally, limit);
-    const decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace));
+    const decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textRefutes));
     return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.resultOf(v) };
   }
 
@@ -859,7 +879,14 @@ export class VisualIndex {
   }
 
   /** What the decision may ask of the photo beyond the recorded evidence (decision.server.ts). */
-  private probes(p: PhotoContext, tally: DuelTally<Candidate>, scored: Scored<Candidate>, checks: DetailChecks, samePlace: (a: Candidate, b: Candidate) => boolean): DecisionProbes<Candidate> {
+  private probes(
+    p: PhotoContext,
+    tally: DuelTally<Candidate>,
+    scored: Scored<Candidate>,
+    checks: DetailChecks,
+    samePlace: (a: Candidate, b: Candidate) => boolean,
+    textRefutes: (v: Candidate) => Promise<boolean>,
+  ): DecisionProbes<Candidate> {
     const { cv } = p;
     const { plausible } = tally;
     const winner = scored.winner;
@@ -891,6 +918,11 @@ export class VisualIndex {
         const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
         return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
       },
+      textRefutes: async (v) => {
+        const refutes = await textRefutes(v);
+        p.lap("text");
+        return refutes;
+      },
       letterLean: async (w, o) => {
         const checked = checks.checkedOf(w);
         if (!checked) return null;
@@ -911,7 +943,7 @@ export class VisualIndex {
     // out may agree on a second motion; tiles that do not match under the first get a second chance
     // letters printed in a colour as light as the enamel behind them are read on the reference's tint
     const tint = ref.tinted ? projectTint(img, ref.tinted.tint) : undefined;
-    const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, e.points, H), ref, tint, motion };
+    const task = { gray, width: img.width, height: img.height, H, leftover: leftoverPairs(pairs, orb.points, unpackPoints(e.points), H), ref, tint, motion };
     const outcome = (worker && (await worker.run(e.imageId, task).catch(() => null))) || runDetail(cv, task);
     // the letters compared later are compared as the check did: with the reference smeared as the photo is
     const original = ref;
@@ -1104,13 +1136,13 @@ function coverageHoles(e: Entry, H: number[], inlierRef: number[], qW: number, q
   const G = 4;
   const kp = new Int32Array(G * G), hit = new Int32Array(G * G);
   const cell = (i: number) => {
-    const x = e.points[i * 2] / e.width, y = e.points[i * 2 + 1] / e.height;
+    const x = e.points[i * 2] / POINT_SCALE / e.width, y = e.points[i * 2 + 1] / POINT_SCALE / e.height;
     return Math.min(G - 1, Math.floor(y * G)) * G + Math.min(G - 1, Math.floor(x * G));
   };
   const Hi = invert3(H); // reference -> photo
   const n = e.points.length / 2;
   for (let i = 0; i < n; i++) {
-    const x = e.points[i * 2], y = e.points[i * 2 + 1];
+    const x = e.points[i * 2] / POINT_SCALE, y = e.points[i * 2 + 1] / POINT_SCALE;
     const w = Hi[6] * x + Hi[7] * y + Hi[8];
     const qx = (Hi[0] * x + Hi[1] * y + Hi[2]) / w, qy = (Hi[3] * x + Hi[4] * y + Hi[5]) / w;
     if (qx < 0 || qy < 0 || qx >= qW || qy >= qH) continue;
@@ -1216,7 +1248,7 @@ function pairPoints(pairs: number[], qPts: Float32Array, e: Entry): Corresponden
   for (let k = 0; k < pairs.length; k += 2) {
     const j = pairs[k], i = pairs[k + 1];
     src.push(qPts[j * 2], qPts[j * 2 + 1]);
-    dst.push(e.points[i * 2], e.points[i * 2 + 1]);
+    dst.push(e.points[i * 2] / POINT_SCALE, e.points[i * 2 + 1] / POINT_SCALE);
   }
   return { src, dst };
 }

@@ -5,12 +5,26 @@ import { getCV, type CV, type Feature2DCalls } from "./opencv.server";
 import { enlargeRGB, grayscale } from "./pixels.server";
 import { cvRound, orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
+import { decodeTextLines, encodeTextLines, findTextLines, type TextLine } from "./text.server";
 import { convexHullOrder } from "./geometry.server";
 import type { RawImage } from "./raw-image";
 
 export const REF_SIDE = 512; // reference frame: longest side of the reference image
 export const THUMB_SIDE = 256; // stored colour thumbnail for aligned comparison
 export const DESC_BYTES = 32;
+// the index keeps a reference's keypoints in 1/POINT_SCALE px, two bytes a coordinate (a frame of at most
+// REF_SIDE px): 20 MB less at 5,000 images than floats, a 64th of a pixel being far below RANSAC's 8 px
+export const POINT_SCALE = 64;
+
+/** Keypoints (x, y after each other) as the index keeps them (`POINT_SCALE`). */
+export function packPoints(points: Float32Array): Uint16Array {
+  return Uint16Array.from(points, (v) => Math.min(65535, Math.max(0, Math.round(v * POINT_SCALE))));
+}
+
+/** The keypoints of `packPoints` in pixels. */
+export function unpackPoints(points: Uint16Array): Float32Array {
+  return Float32Array.from(points, (v) => v / POINT_SCALE);
+}
 
 export type { RawImage } from "./raw-image";
 
@@ -23,6 +37,7 @@ export interface DecodedFeatures {
   thumb: Uint8Array; // JPEG of the reference at THUMB_SIDE (reference frame scaled); also a view of the blob
   layout: Uint8Array; // the reference's layout (detail.server.ts, encodeLayout); a view, empty in a PDX1 blob
   cut: Uint8Array | null; // how the pin was cut out of a photo (decodeReference; empty: used as it is); null before PDX3
+  text: TextLine[]; // the lines of lettering read on it (text.server.ts); empty before PDX4
 }
 
 /**
@@ -498,9 +513,11 @@ function pinHull(img: RawImage): Float32Array {
 const MAGIC = 0x31584450; // "PDX1": header of 6 words, no layout
 const MAGIC_V2 = 0x32584450; // "PDX2": a 7th word, the layout's length, and the layout after the thumbnail
 const MAGIC_V3 = 0x33584450; // "PDX3": an 8th word, the cut's length, and the cut after the layout
+const MAGIC_V4 = 0x34584450; // "PDX4": a 9th word, the text lines' length, and the lines after the cut
 const HEADER_V1 = 6 * 4;
 const HEADER_V2 = 7 * 4;
 const HEADER_V3 = 8 * 4;
+const HEADER_V4 = 9 * 4;
 
 export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<Uint8Array> {
   const cv = await getCV();
@@ -509,6 +526,7 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   const orb = runOrb(cv, gray, img.width, img.height, { nfeatures: 1000, fastThreshold: 12, nlevels: 8 });
   const hull = pinHull(img);
   const layout = encodeLayout(referenceLayout(cv, img, gray), img.width, img.height);
+  const text = encodeTextLines(await findTextLines(cv, img));
   const scale = THUMB_SIDE / Math.max(img.width, img.height);
   const thumb = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
     raw: { width: img.width, height: img.height, channels: 3 },
@@ -518,11 +536,11 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
     .toBuffer();
   const n = orb.points.length / 2;
   const h = hull.length / 2;
-  const headerBytes = HEADER_V3;
-  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length + cut.length;
+  const headerBytes = HEADER_V4;
+  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length + cut.length + text.length;
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC_V3, true);
+  dv.setUint32(0, MAGIC_V4, true);
   dv.setUint32(4, img.width, true);
   dv.setUint32(8, img.height, true);
   dv.setUint32(12, n, true);
@@ -530,6 +548,7 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   dv.setUint32(20, thumb.length, true);
   dv.setUint32(24, layout.length, true);
   dv.setUint32(28, cut.length, true);
+  dv.setUint32(32, text.length, true);
   let off = headerBytes;
   for (let i = 0; i < n * 2; i++, off += 4) dv.setFloat32(off, orb.points[i], true);
   out.set(orb.desc, off);
@@ -538,14 +557,15 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   out.set(thumb, off);
   out.set(layout, off + thumb.length);
   out.set(cut, off + thumb.length + layout.length);
+  out.set(text, off + thumb.length + layout.length + cut.length);
   return out;
 }
 
 /** The header of a feature blob; throws on anything else. cutLength is -1 before PDX3 (no cut stored). */
-function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number; cutLength: number } {
+function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number; cutLength: number; textLength: number } {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const magic = buf.byteLength >= HEADER_V1 ? dv.getUint32(0, true) : 0;
-  const header = magic === MAGIC ? HEADER_V1 : magic === MAGIC_V2 ? HEADER_V2 : magic === MAGIC_V3 ? HEADER_V3 : 0;
+  const header = magic === MAGIC ? HEADER_V1 : magic === MAGIC_V2 ? HEADER_V2 : magic === MAGIC_V3 ? HEADER_V3 : magic === MAGIC_V4 ? HEADER_V4 : 0;
   if (!header || buf.byteLength < header) throw new Error("Unsupported pin feature blob");
   return {
     dv,
@@ -557,6 +577,7 @@ function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: num
     thumbLength: dv.getUint32(20, true),
     layoutLength: header >= HEADER_V2 ? dv.getUint32(24, true) : 0,
     cutLength: header >= HEADER_V3 ? dv.getUint32(28, true) : -1,
+    textLength: header >= HEADER_V4 ? dv.getUint32(32, true) : 0,
   };
 }
 
@@ -570,7 +591,7 @@ function thumbOffset(header: number, n: number, h: number): number {
  * keeps them beyond the blob's life copies what it keeps.
  */
 export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
-  const { dv, header, width, height, n, h, thumbLength, layoutLength, cutLength } = readHeader(buf);
+  const { dv, header, width, height, n, h, thumbLength, layoutLength, cutLength, textLength } = readHeader(buf);
   let off = header;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, off += 4) points[i] = dv.getFloat32(off, true);
@@ -582,7 +603,8 @@ export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
   const layout = buf.subarray(off + thumbLength, off + thumbLength + layoutLength);
   const at = off + thumbLength + layoutLength;
   const cut = cutLength < 0 ? null : buf.subarray(at, at + cutLength);
-  return { width, height, points, desc, hull, thumb, layout, cut };
+  const text = decodeTextLines(buf.subarray(at + Math.max(0, cutLength), at + Math.max(0, cutLength) + textLength));
+  return { width, height, points, desc, hull, thumb, layout, cut, text };
 }
 
 /** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
