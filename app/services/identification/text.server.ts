@@ -144,22 +144,46 @@ function planarBGR(rgb: ArrayLike<number>, n: number, mean: readonly number[], s
   return out;
 }
 
+/**
+ * A region of an RGB image (3 bytes a pixel, W wide) resized to outW x outH: the models' planar BGR
+ * input. Only the region's rows are copied for OpenCV.
+ */
+function modelInput(
+  cv: CV,
+  data: Uint8Array,
+  W: number,
+  r: { x: number; y: number; w: number; h: number },
+  outW: number,
+  outH: number,
+  mean: readonly number[],
+  std: readonly number[],
+): Float32Array {
+  const src = new cv.Mat(r.h, r.w, cv.CV_8UC3);
+  const sized = new cv.Mat();
+  try {
+    for (let row = 0; row < r.h; row++) {
+      const from = ((r.y + row) * W + r.x) * 3;
+      src.data.set(data.subarray(from, from + r.w * 3), row * r.w * 3);
+    }
+    cv.resize(src, sized, new cv.Size(outW, outH), 0, 0, cv.INTER_LINEAR);
+    return planarBGR(sized.data, outW * outH, mean, std);
+  } finally {
+    src.delete();
+    sized.delete();
+  }
+}
+
+/** The mean of a reading's character probabilities (0 for none). */
+function meanProb(read: LineRead): number {
+  return read.probs.reduce((a, b) => a + b, 0) / Math.max(1, read.probs.length);
+}
+
 /** The boxes of lettering in an RGB image (PaddleOCR's detector and DB post-processing, axis-aligned). */
 async function detectBoxes(cv: CV, img: RawImage): Promise<Omit<TextLine, "text">[]> {
   const { width: W, height: H } = img;
   const dw = Math.max(32, Math.round(W / 32) * 32);
   const dh = Math.max(32, Math.round(H / 32) * 32);
-  const src = new cv.Mat(H, W, cv.CV_8UC3);
-  const sized = new cv.Mat();
-  let input: Float32Array;
-  try {
-    src.data.set(img.data.subarray(0, W * H * 3));
-    cv.resize(src, sized, new cv.Size(dw, dh), 0, 0, cv.INTER_LINEAR);
-    input = planarBGR(sized.data, dw * dh, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]);
-  } finally {
-    src.delete();
-    sized.delete();
-  }
+  const input = modelInput(cv, img.data, W, { x: 0, y: 0, w: W, h: H }, dw, dh, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]);
   const { ort } = await loadModels();
   const session = await detectorSession();
   const out = await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, dh, dw]) });
@@ -209,19 +233,7 @@ export async function readLine(cv: CV, data: Uint8Array, W: number, H: number, b
   const h = Math.min(H - y, Math.ceil(box.h));
   if (w < 2 || h < 2) return { text: "", probs: [] };
   const width = Math.max(16, Math.min(REC_MAX_WIDTH, Math.ceil((REC_HEIGHT * w * REC_SQUASH) / h)));
-  const src = new cv.Mat(H, W, cv.CV_8UC3);
-  const sized = new cv.Mat();
-  let input: Float32Array;
-  try {
-    src.data.set(data.subarray(0, W * H * 3));
-    const roi = src.roi(new cv.Rect(x, y, w, h));
-    cv.resize(roi, sized, new cv.Size(width, REC_HEIGHT), 0, 0, cv.INTER_LINEAR);
-    roi.delete();
-    input = planarBGR(sized.data, width * REC_HEIGHT, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]);
-  } finally {
-    src.delete();
-    sized.delete();
-  }
+  const input = modelInput(cv, data, W, { x, y, w, h }, width, REC_HEIGHT, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]);
   const { ort, chars } = await loadModels();
   const session = await recogniserSession();
   const out = (await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, REC_HEIGHT, width]) }))[session.outputNames[0]] as Tensor;
@@ -282,8 +294,7 @@ function substitutions(a: string, b: string, pb: number[]): [string, string, num
 
 /** A line worth storing: read with confidence, with at least two letters or digits. */
 export function storedLine(read: LineRead): boolean {
-  const mean = read.probs.reduce((a, b) => a + b, 0) / Math.max(1, read.probs.length);
-  return mean >= LINE_MIN_CONFIDENCE && folded(read.text).s.length >= 2;
+  return meanProb(read) >= LINE_MIN_CONFIDENCE && folded(read.text).s.length >= 2;
 }
 
 /**
@@ -296,8 +307,7 @@ export function lineRefutes(line: string, read: LineRead): boolean {
   const ref = folded(line);
   const got = folded(read.text, read.probs);
   if (got.s === ref.s || got.s.length < 2) return false;
-  const mean = read.probs.reduce((a, b) => a + b, 0) / Math.max(1, read.probs.length);
-  if (mean < READ_MIN_CONFIDENCE) return false;
+  if (meanProb(read) < READ_MIN_CONFIDENCE) return false;
   const subs = substitutions(ref.s, got.s, got.p);
   const digit = subs.some(([a, b, p]) => /[0-9]/.test(a) && /[0-9]/.test(b) && p >= DIGIT_MIN_PROB);
   return digit || subs.filter(([, , p]) => p >= LETTER_MIN_PROB).length >= LETTERS_MIN;
