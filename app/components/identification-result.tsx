@@ -66,7 +66,11 @@ export function IdentificationDetails({
         },
         { id: 'others-heading', title: 'Other similar pins', intro: 'Less alike, but yours may be one of these.', pins: result.similarPins.filter((s) => !family.includes(s)), choose: chosen(false) },
       ]
-    : [{ id: 'similar-heading', title: 'Similar Pins', pins: result.similarPins }];
+    : result.identified
+      ? [{ id: 'similar-heading', title: 'Similar Pins', pins: result.similarPins }]
+      : // no match: the closest pins, one of which may be the photographer's own (a photo too blurred,
+        // small or glared for the engine to be sure)
+        [{ id: 'similar-heading', title: 'Is it one of these?', intro: 'No pin matched with confidence. If yours is one of these, choose it.', pins: result.similarPins, choose: chosen(false) }];
   return (
     <div className="space-y-6" data-testid="identification-result">
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
@@ -183,7 +187,7 @@ function SimilarPinList({ id, title, intro, pins, choose }: SimilarPinListProps)
         {title}
       </h2>
       {intro ? <p className="text-sm text-slate-700">{intro}</p> : null}
-      <ul className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         {pins.map((s) => (
           <li key={s.pin.id} className="card flex flex-col overflow-hidden" data-testid="similar-pin">
             <Link to={`/pins/${s.pin.id}`} className="block">

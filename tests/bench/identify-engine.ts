@@ -24,7 +24,7 @@ import { mulberry32 } from "../../app/utils/random";
 import { DETAIL_WORKER_FILE, DetailWorker } from "../../app/services/identification/detail-worker.server";
 import { normaliseImage } from "../../app/services/images.server";
 import { extractFeatures, VisualIndex, type MatchResult, type MatchTrace } from "../../app/services/identification/engine.server";
-import { SIMILAR_PINS_LIMIT } from "../../app/services/identification/identify.server";
+import { shownSimilar } from "../../app/services/identification/identify.server";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** A candidate's diagnostics in the --json rows with --trace: what each stage found on it. */
@@ -252,12 +252,16 @@ async function indexFromDb(file: string): Promise<VisualIndex> {
 }
 
 /**
- * The pins an answer shows, as `POST /api/identify` does: the pin when it is named, and up to
- * SIMILAR_PINS_LIMIT other candidates as similarPins (so 4 for an answer that names none).
+ * The pins an answer shows, as `POST /api/identify` does: the pin when it is named, and the other
+ * candidates it shows as similarPins (`shownSimilar`: up to SIMILAR_PINS_LIMIT, those scoring too
+ * little left out, the family of an ambiguous answer always shown).
  */
 function shownPins(res: MatchResult): string[] {
-  const best = res.best?.pinId;
-  const similar = res.candidates.filter((c) => c.pinId !== best).slice(0, SIMILAR_PINS_LIMIT).map((c) => c.pinId);
+  const best = res.best?.pinId ?? null;
+  const outcome = best ? "match" : res.reason === "ambiguous" ? "ambiguous" : "no_match";
+  const scores = new Map(res.candidates.map((c) => [c.pinId, c.score]));
+  const family = new Set(res.family ?? res.candidates.map((c) => c.pinId));
+  const similar = shownSimilar(outcome, res.candidates.map((c) => c.pinId), (id) => scores.get(id) ?? 0, { bestId: best, family });
   return best ? [best, ...similar] : similar;
 }
 

@@ -167,6 +167,32 @@ test('near-identical pins: the ones it cannot tell apart to choose from, apart f
   await expect(page.getByRole('region', { name: 'Choose your pin' })).toHaveCount(0);
 });
 
+test('no match: the closest pins are offered with "This is my pin"; choosing one names it', async ({ page, signInAs }) => {
+  test.setTimeout(90_000);
+  const noJs = isNoJs(test.info().project.name);
+  const seed = uniqueSeed();
+  await signInAs('vendor');
+  const name = `E2E Kestrels ${seed}`;
+  const data = { name, description: 'A pin of the suggestions test', organizationName: `E2E Birds ${seed}`, totalQuantity: 10, images: [dataUrl(await pinArtwork(seed, `KESTRELS ${seed % 100}`, 2019))] };
+  expect((await page.request.post('/api/pins', { data })).status()).toBe(201);
+
+  // the same design with another year: not named, the pin offered among the closest
+  await page.goto('/identify');
+  const otherYear = await phonePhoto(await pinArtwork(seed, `KESTRELS ${seed % 100}`, 2016), { rotate: 10 });
+  await identifyWith(page, { name: 'kestrels.jpg', mimeType: 'image/jpeg', buffer: otherYear }, noJs);
+  await expect(page).toHaveURL(/\/identify\?result=/, ANSWERED);
+  await expect(page.getByRole('heading', { name: 'No Match Found' })).toBeVisible();
+  const offered = page.getByRole('region', { name: 'Is it one of these?' });
+  await expect(offered.getByText('No pin matched with confidence. If yours is one of these, choose it.')).toBeVisible();
+  await expect(offered.getByTestId('similar-pin').filter({ hasText: name }).getByText(/^\d+% match$/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Add this pin to the database' })).toBeVisible();
+
+  await offered.getByRole('button', { name: `This is my pin: ${name}` }).click();
+  await expect(page.getByRole('heading', { name: 'Pin Identified!' })).toBeVisible(ANSWERED);
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Is it one of these?' })).toHaveCount(0);
+});
+
 test('visitors: the home file form posts to /identify and the result renders; sign in to add a pin', async ({ page }) => {
   const noJs = isNoJs(test.info().project.name);
   await page.goto('/');

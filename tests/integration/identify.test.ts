@@ -22,6 +22,9 @@ import {
   chooseIdentifiedPin,
   getIdentificationResult,
   identifyPin,
+  shownSimilar,
+  SIMILAR_MIN_SCORE,
+  SUGGESTION_MIN_SCORE,
 } from '~/services/identification/identify.server';
 import { readIdentifyRequest } from '~/http/identify-request.server';
 import { getVisualIndex, loadStoredFeatures, removePinFromIndex, storeBackedIndex, storeMissingPixels } from '~/services/identification/index.server';
@@ -322,15 +325,38 @@ describe('identification', () => {
     for (const id of [royal.id, navy.id, cousin.id]) await removePinFromIndex(id);
   });
 
-  it('lets the photographer choose among the offered candidates only', async () => {
-    const unknown = await identifyPin(null, dataUrl(await phonePhoto(await pinArtwork(777, 'BISON'))));
-    expect(unknown.identified).toBe(false);
-    const offered = unknown.similarPins[0]?.pin.id;
-    if (!offered) return; // no candidate offered: nothing to choose
-    expect((await statusOf(chooseIdentifiedPin(null, unknown.identificationId, 'not-a-candidate'))).status).toBe(400);
-    const chosen = await chooseIdentifiedPin(null, unknown.identificationId, offered);
+  it('offers the closest pins when none matches, and lets the photographer choose among them only', async () => {
+    // the known pin's design with another year: not named, the pin offered first
+    const otherYear = await identifyPin(null, dataUrl(await phonePhoto(await pinArtwork(101, 'FALCONS', 2004), { rotate: 8 })));
+    expect(otherYear.identified).toBe(false);
+    expect(otherYear.outcome).toBe('no_match');
+    expect(otherYear.similarPins[0]?.pin.id).toBe(knownPinId);
+    expect(otherYear.similarPins[0]?.matchScore).toBeLessThan(50);
+    expect((await statusOf(chooseIdentifiedPin(null, otherYear.identificationId, 'not-a-candidate'))).status).toBe(400);
+    const chosen = await chooseIdentifiedPin(null, otherYear.identificationId, knownPinId);
     expect(chosen.identified).toBe(true);
-    expect(chosen.pin?.id).toBe(offered);
+    expect(chosen.pin?.id).toBe(knownPinId);
+    expect(chosen.similarPins.map((s) => s.pin.id)).not.toContain(knownPinId);
+  });
+});
+
+describe('the similar pins an answer shows', () => {
+  const scores = new Map([['a', 90], ['b', 45], ['c', 29], ['d', 20], ['e', 17], ['f', 31], ['g', 60]]);
+  const scoreOf = (id: string) => scores.get(id) ?? 0;
+  const none = new Set<string>();
+
+  it('beside a named pin: the others from 30, never the pin itself, at most 4', () => {
+    expect(shownSimilar('match', ['a', 'b', 'c', 'd', 'e'], scoreOf, { bestId: 'a', family: none })).toEqual(['b']);
+    expect(shownSimilar('match', ['a', 'b', 'f', 'g', 'c', 'b2'], (id) => (id === 'b2' ? 40 : scoreOf(id)), { bestId: null, family: none })).toEqual(['a', 'b', 'f', 'g']);
+  });
+
+  it('when none is named: the closest pins from 18, with what little evidence they have', () => {
+    expect(shownSimilar('no_match', ['b', 'c', 'd', 'e'], scoreOf, { bestId: null, family: none })).toEqual(['b', 'c', 'd']);
+    expect(SUGGESTION_MIN_SCORE).toBeLessThan(SIMILAR_MIN_SCORE);
+  });
+
+  it('an ambiguous answer: its family always, the pins only similar from 30', () => {
+    expect(shownSimilar('ambiguous', ['d', 'e', 'b', 'c'], scoreOf, { bestId: null, family: new Set(['d', 'e']) })).toEqual(['d', 'e', 'b']);
   });
 });
 
