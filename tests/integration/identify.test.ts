@@ -357,6 +357,8 @@ describe('the similar pins an answer shows', () => {
 
   it('an ambiguous answer: its family always, the pins only similar from 30', () => {
     expect(shownSimilar('ambiguous', ['d', 'e', 'b', 'c'], scoreOf, { bestId: null, family: new Set(['d', 'e']) })).toEqual(['d', 'e', 'b']);
+    // the family comes first whatever the candidates' order
+    expect(shownSimilar('ambiguous', ['b', 'd', 'g', 'e'], scoreOf, { bestId: null, family: new Set(['d', 'e']) })).toEqual(['d', 'e', 'b', 'g']);
   });
 });
 

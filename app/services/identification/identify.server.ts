@@ -50,17 +50,20 @@ export const SIMILAR_MIN_SCORE = 30;
 export const SUGGESTION_MIN_SCORE = 18;
 
 /**
- * The candidates an answer shows as similar pins, in order: not the named pin, the family of an
- * ambiguous answer always, the others when they score SIMILAR_MIN_SCORE (SUGGESTION_MIN_SCORE when no
- * pin is named), at most SIMILAR_PINS_LIMIT. The benchmarks count the same pins.
+ * The candidates an answer shows as similar pins, in candidate order: not the named pin; for an
+ * ambiguous answer its family first, always, then the pins only similar; the others when they score
+ * SIMILAR_MIN_SCORE (SUGGESTION_MIN_SCORE when no pin is named); at most SIMILAR_PINS_LIMIT. The
+ * benchmarks count the same pins.
  */
 export function shownSimilar(
   outcome: IdentificationResult['outcome'],
-  listed: string[],
+  candidateIds: string[],
   scoreOf: (pinId: string) => number,
   opts: { bestId: string | null; family: ReadonlySet<string> },
 ): string[] {
   const floor = outcome === 'no_match' ? SUGGESTION_MIN_SCORE : SIMILAR_MIN_SCORE;
+  const listed =
+    outcome === 'ambiguous' ? [...candidateIds.filter((id) => opts.family.has(id)), ...candidateIds.filter((id) => !opts.family.has(id))] : candidateIds;
   return listed
     .filter((id) => id !== opts.bestId)
     .filter((id) => (outcome === 'ambiguous' && opts.family.has(id)) || scoreOf(id) >= floor)
@@ -219,9 +222,7 @@ export async function identifyPin(actor: Actor | null, input: unknown, opts: Ide
   }
 
   const bestPin = bestId ? (pinById.get(bestId) ?? null) : null;
-  // an ambiguous answer lists the near-identical pins first, then the ones that are only similar
-  const listed = outcome === 'ambiguous' ? [...familyIds, ...candidateIds.filter((id) => !family.has(id))] : candidateIds;
-  const similarPins: SimilarPin[] = shownSimilar(outcome, listed.filter((id) => pinById.has(id)), (id) => scoreOf.get(id) ?? 0, { bestId, family })
+  const similarPins: SimilarPin[] = shownSimilar(outcome, candidateIds.filter((id) => pinById.has(id)), (id) => scoreOf.get(id) ?? 0, { bestId, family })
     .map((id) => pinById.get(id))
     .filter((p): p is PinDto => !!p)
     .map((pin) => ({
