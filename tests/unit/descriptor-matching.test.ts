@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { assembleKernel, kernelModuleSource } from '~/cli/build-wasm';
 import { HAMMING_WASM } from '~/services/identification/hamming-wasm';
 import { mulberry32 } from '~/utils/random';
-import { buildPostings, DescriptorChunks, NO_WORD, popcnt, Postings, ratioMatches, vote, voteRemote, Vocabulary, type PostingLists } from '~/services/identification/vocab.server';
+import { buildPostings, DescriptorChunks, gatherSlot, NO_WORD, popcnt, Postings, ratioMatches, SLOTS_16, vote, voteRemote, Vocabulary, type PostingLists } from '~/services/identification/vocab.server';
 
 /** The plain search: every distance counted in full. */
 function plainRatioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: number, ratio: number): number[] {
@@ -131,7 +131,7 @@ function plainVote(query: Uint32Array, words: Uint16Array, second: Uint16Array |
 }
 
 describe('the vote through visual words', () => {
-  it('gives the votes of the plain search, with images removed and added since the build', async () => {
+  it.each([[2, SLOTS_16], [4, 0]])('gives the votes of the plain search, with images removed and added since the build (%i-byte owners)', async (bytes, slots16) => {
     const rnd = mulberry32(33);
     const word = () => (rnd() * 2 ** 32) >>> 0;
     const images = Array.from({ length: 30 }, () => new Uint32Array(150 * 8).map(word));
@@ -149,7 +149,8 @@ describe('the vote through visual words', () => {
     const vocab = Vocabulary.build(images.slice(0, 24), 8);
     const store = new DescriptorChunks();
     const owners = images.slice(0, 24).map((d, slot) => ({ first: store.append(d), n: 150, slot }));
-    const lists = buildPostings(store, owners, images.slice(0, 24).map((d) => vocab.quantize(d)), vocab.size);
+    const lists = buildPostings(store, owners, images.slice(0, 24).map((d) => vocab.quantize(d)), vocab.size, slots16);
+    expect(lists.slot.BYTES_PER_ELEMENT).toBe(bytes);
     // six images added after the build, filed at the end of their words' lists
     for (let slot = 24; slot < 30; slot++) {
       const w = vocab.quantize(images[slot]);
@@ -192,6 +193,30 @@ describe('the vote through visual words', () => {
       expect(counts[1]).toBeLessThan(counts[0]);
       expect(counts[2]).toBeLessThan(counts[1]);
     }
+  });
+
+  it('gives back each filed image\'s descriptors in their order, from the reordered lists', () => {
+    const rnd = mulberry32(7);
+    const word = () => (rnd() * 2 ** 32) >>> 0;
+    // images of different sizes; slot 2 is skipped (a removed image's descriptors stay in the store unfiled)
+    const sizes = [120, 1, 300, 77, 200];
+    const images = sizes.map((n) => new Uint32Array(n * 8).map(word));
+    const vocab = Vocabulary.build(images, 6);
+    const store = new DescriptorChunks();
+    const firsts = images.map((d) => store.append(d));
+    const filed = [0, 1, 3, 4];
+    const owners = filed.map((k, slot) => ({ first: firsts[k], n: sizes[k], slot: slot * 2 }));
+    const lists = buildPostings(store, owners, filed.map((k) => vocab.quantize(images[k])), vocab.size);
+    expect(lists.slot.BYTES_PER_ELEMENT).toBe(2);
+    for (const [j, k] of filed.entries()) {
+      const out = new Uint32Array(sizes[k] * 8);
+      gatherSlot(lists, j * 2, out);
+      expect(out).toEqual(images[k]);
+    }
+    // a slot with nothing filed gathers nothing
+    const none = new Uint32Array(8);
+    gatherSlot(lists, 1, none);
+    expect([...none]).toEqual(new Array(8).fill(0));
   });
 
   it('finds a reference across a word boundary through the second word', async () => {

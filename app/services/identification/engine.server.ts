@@ -40,7 +40,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, postingOf, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
+import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, gatherSlot, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
 import {
   decodeLayout,
   letterDuel,
@@ -110,7 +110,7 @@ export interface Entry {
   points: Uint16Array; // its keypoints in 1/POINT_SCALE px (`packPoints`)
   // the descriptors are stored only once, in the posting lists (or, until the vocabulary is built, in the
   // pending store): see descriptorsOf
-  first: number; // index of its first descriptor in the pending store / the store the lists were built from
+  first: number; // index of its first descriptor in the pending store (until the lists are built from it)
   nDesc: number;
   words: Uint16Array | null; // images added since the lists were built: the visual word of each descriptor
   pos: Uint32Array | null; // ... and its position in that word's extra list
@@ -423,7 +423,7 @@ export class VisualIndex {
         const p = lists.extra[e.words[i]] as Postings;
         out.set(p.desc.subarray(e.pos[i] * 8, e.pos[i] * 8 + 8), i * 8);
       }
-    } else for (let i = 0; i < e.nDesc; i++) lists.store.copy(postingOf(lists, e.first + i, e.slot, i), out, i);
+    } else gatherSlot(lists, e.slot, out);
     return out;
   }
 

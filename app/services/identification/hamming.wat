@@ -6,17 +6,20 @@
 ;; - `voteOne`: one photo descriptor's votes through the visual words (`vote`), over the posting lists'
 ;;   descriptors where they are stored: the memory is the store's (DescriptorChunks), given at
 ;;   instantiation, and `setup` says where its parts lie.
-;; `npm run wasm:hamming` assembles it (wabt) into hamming-wasm.ts; a unit test checks the two agree.
+;; `npm run wasm` assembles it (wabt) into hamming-wasm.ts; a unit test checks the two agree.
 (module
   ;; shared: growing it never detaches a buffer that JavaScript views (a detached buffer slows every
   ;; typed array of the thread from then on, see DescriptorChunks)
   (import "env" "memory" (memory 0 65536 shared))
   ;; where the posting lists lie in the store's memory (byte offsets), set by `setup`: descriptors
-  ;; (32 bytes each, by posting index), owners' slots (i32) and descriptor indices (u16) by posting
-  ;; index; per slot, scratch (i32 each) for the nearest and second-nearest distance + 1, the nearest's
+  ;; (32 bytes each, by posting index), owners' slots ($slotShift: 1 for u16, 2 for i32; the u16 are
+  ;; read as an i32 and masked, so they are followed by 2 bytes of padding) and descriptor indices (u16)
+  ;; by posting index; per slot, scratch (i32 each) for the nearest and second-nearest distance + 1, the nearest's
   ;; descriptor index, the slots touched, and whether the slot is alive (u8)
   (global $desc (mut i32) (i32.const 0))
   (global $slots (mut i32) (i32.const 0))
+  (global $slotShift (mut i32) (i32.const 2))
+  (global $slotMask (mut i32) (i32.const -1))
   (global $idx (mut i32) (i32.const 0))
   (global $best (mut i32) (i32.const 0))
   (global $sec (mut i32) (i32.const 0))
@@ -24,9 +27,11 @@
   (global $touched (mut i32) (i32.const 0))
   (global $alive (mut i32) (i32.const 0))
   (func (export "setup") (param $desc i32) (param $slots i32) (param $idx i32) (param $best i32)
-        (param $sec i32) (param $ref i32) (param $touched i32) (param $alive i32)
+        (param $sec i32) (param $ref i32) (param $touched i32) (param $alive i32) (param $slotShift i32)
     (global.set $desc (local.get $desc))
     (global.set $slots (local.get $slots))
+    (global.set $slotShift (local.get $slotShift))
+    (global.set $slotMask (select (i32.const 0xffff) (i32.const -1) (i32.eq (local.get $slotShift) (i32.const 1))))
     (global.set $idx (local.get $idx))
     (global.set $best (local.get $best))
     (global.set $sec (local.get $sec))
@@ -56,7 +61,8 @@
               (i32.wrap_i64 (i64.popcnt (i64.xor (local.get $a3) (i64.load offset=24 (local.get $p)))))))
             (if (i32.le_u (local.get $d) (local.get $max))
               (then
-                (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $k) (i32.const 2)))))
+                (local.set $slot (i32.and (global.get $slotMask)
+                  (i32.load (i32.add (global.get $slots) (i32.shl (local.get $k) (global.get $slotShift))))))
                 (if (i32.load8_u (i32.add (global.get $alive) (local.get $slot)))
                   (then
                     (local.set $d1 (i32.add (local.get $d) (i32.const 1)))

@@ -198,6 +198,11 @@ export class Vocabulary {
 
 /** Descriptors of one image the posting lists can refer to (descriptor indices are 16-bit). */
 export const MAX_IMAGE_DESCRIPTORS = 0xffff;
+/**
+ * The posting lists store each descriptor's owner (its image's slot) in 2 bytes while the images filed
+ * at a build are this many or fewer, in 4 beyond: at 5,000 pins, about 5 million postings, 10 MB less.
+ */
+export const SLOTS_16 = 0x10000;
 
 /** Descriptors per chunk of a DescriptorChunks store (1M descriptors, 32 MB). */
 export const CHUNK_SHIFT = 20;
@@ -317,10 +322,8 @@ export class Postings {
 export interface PostingLists {
   store: DescriptorChunks;
   start: Uint32Array; // per word, and one past the last
-  slot: Int32Array;
+  slot: Uint16Array | Int32Array; // 2 bytes each while the images filed at the build fit (SLOTS_16)
   idx: Uint16Array; // descriptor index in its image (at most MAX_IMAGE_DESCRIPTORS per image)
-  /** visual word of each descriptor the lists were built from, by its index in the store before (see postingOf) */
-  wordOf: Uint16Array;
   extra: (Postings | undefined)[];
   /** the vote's kernel over the store's memory, for the images filed at the build (slots below its `slots`) */
   kernel: VoteKernel;
@@ -336,6 +339,8 @@ interface VoteLayout {
   memory: WebAssembly.Memory;
   slots: number;
   slotAt: number;
+  /** 1: the slots are u16 (and padded by 2 bytes, see hamming.wat); 2: i32 */
+  slotShift: number;
   idxAt: number;
   aliveAt: number;
   bestAt: number;
@@ -373,7 +378,7 @@ interface VoteKernel extends BoundVote {
 /** An instance of hamming.wat over the layout's memory, set up with its parts. */
 function bindVote(layout: VoteLayout): BoundVote {
   const exports = instantiate<KernelExports>(hammingModule(), layout.memory);
-  exports.setup(0, layout.slotAt, layout.idxAt, layout.bestAt, layout.secAt, layout.refAt, layout.touchedAt, layout.aliveAt);
+  exports.setup(0, layout.slotAt, layout.idxAt, layout.bestAt, layout.secAt, layout.refAt, layout.touchedAt, layout.aliveAt, layout.slotShift);
   const buffer = layout.memory.buffer;
   return {
     voteOne: exports.voteOne,
@@ -453,13 +458,15 @@ function remoteVoter(lists: RemoteLists): BoundVote {
  * end up after the last list, unused), `words` each one's visual words; slots must increase along
  * `owners`. The store is reordered in place, word by word (in each word, images in order, descriptors
  * in order), and becomes the lists' descriptor store: one copy of the descriptors, plus 5 bytes per
- * descriptor of scratch while it runs.
+ * descriptor of scratch while it runs. Each posting's owner takes 2 bytes while the slots filed fit in
+ * `slots16` (a test sets it lower to try the 4-byte form).
  */
 export function buildPostings(
   store: DescriptorChunks,
   owners: { first: number; n: number; slot: number }[],
   words: Uint16Array[],
   vocabSize: number,
+  slots16 = SLOTS_16,
 ): PostingLists {
   const start = new Uint32Array(vocabSize + 1);
   for (const w of words) for (let i = 0; i < w.length; i++) start[w[i] + 1]++;
@@ -467,18 +474,18 @@ export function buildPostings(
   const filed = start[vocabSize];
   // destination of every stored descriptor: its place in its word's list, or (not filed) after the lists
   const where = new Uint32Array(store.n);
-  const wordOf = new Uint16Array(store.n);
   const fill = start.slice(0, vocabSize);
   // the owners and the vote's scratch, after the descriptors in the store's memory
   const slots = owners.reduce((m, o) => Math.max(m, o.slot + 1), 0);
-  const slotAt = store.allocate(filed * 4), idxAt = store.allocate(filed * 2);
+  const slotShift = slots <= slots16 ? 1 : 2;
+  const slotAt = store.allocate(slotShift === 1 ? filed * 2 + 2 : filed * 4), idxAt = store.allocate(filed * 2);
   const aliveAt = store.allocate(slots);
-  const lists = { memory: store.memory, slots, slotAt, idxAt, aliveAt };
+  const lists = { memory: store.memory, slots, slotAt, slotShift, idxAt, aliveAt };
   const local: VoteLayout = { ...lists, ...voteScratch(store, slots) };
   // a scratch of its own for the worker thread, which votes for part of a photo's descriptors (`vote`)
   const remote: RemoteLists = { id: ++listsBuilt, ...lists, ...voteScratch(store, slots) };
   const buffer = store.memory.buffer;
-  const slot = new Int32Array(buffer, slotAt, filed);
+  const slot = slotShift === 1 ? new Uint16Array(buffer, slotAt, filed) : new Int32Array(buffer, slotAt, filed);
   const idx = new Uint16Array(buffer, idxAt, filed);
   const isFiled = new Uint8Array(store.n);
   owners.forEach((o, k) => {
@@ -486,7 +493,6 @@ export function buildPostings(
     for (let i = 0; i < o.n; i++) {
       const p = fill[w[i]]++;
       where[o.first + i] = p;
-      wordOf[o.first + i] = w[i];
       slot[p] = o.slot;
       idx[p] = i;
       isFiled[o.first + i] = 1;
@@ -520,24 +526,28 @@ export function buildPostings(
     }
   }
   const kernel: VoteKernel = { ...bindVote(local), slots, alive: new Uint8Array(buffer, aliveAt, slots), remote };
-  return { store, start, slot, idx, wordOf, extra: [], kernel };
+  return { store, start, slot, idx, extra: [], kernel };
 }
 
 /**
- * Posting index of descriptor i of the image in `slot` that was at store index g before the build:
- * a binary search in its word's list, which is ordered by (slot, descriptor index). 2 bytes per
- * descriptor (wordOf) instead of a 4-byte map; it serves the few images a photo's duels compare.
+ * The descriptors of the image filed in `slot` at the build, gathered from the lists into `out` (8 words
+ * each, by descriptor index): in each word's list, ordered by slot, a binary search finds its run. About
+ * a millisecond for the few images a photo's duels compare at 5,000 pins, and no per-descriptor map
+ * kept for it (a 2-byte word per descriptor was 10 MB there).
  */
-export function postingOf(lists: PostingLists, g: number, slot: number, i: number): number {
-  const w = lists.wordOf[g];
-  let lo = lists.start[w], hi = lists.start[w + 1] - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const s = lists.slot[mid];
-    if (s < slot || (s === slot && lists.idx[mid] < i)) lo = mid + 1;
-    else hi = mid;
+export function gatherSlot(lists: PostingLists, slot: number, out: Uint32Array): void {
+  const { start, slot: owner, idx, store } = lists;
+  const words = start.length - 1;
+  for (let w = 0; w < words; w++) {
+    let lo = start[w], hi = start[w + 1];
+    if (lo === hi || owner[hi - 1] < slot || owner[lo] > slot) continue;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (owner[mid] < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    for (const end = start[w + 1]; lo < end && owner[lo] === slot; lo++) store.copy(lo, out, idx[lo]);
   }
-  return lo;
 }
 
 /**
@@ -789,7 +799,7 @@ export function ratioMatches(a: Uint32Array, b: Uint32Array, acceptHamming: numb
 /** What hamming.wat exports (each instance imports the memory it works in). */
 interface KernelExports {
   ratioMatches(a: number, an: number, b: number, bn: number, far: number, accept: number, ratio: number, out: number): number;
-  setup(desc: number, slots: number, idx: number, best: number, sec: number, ref: number, touched: number, alive: number): void;
+  setup(desc: number, slots: number, idx: number, best: number, sec: number, ref: number, touched: number, alive: number, slotShift: number): void;
   voteOne(q: number, from0: number, to0: number, from1: number, to1: number, max: number, accept: number, ratio: number, out: number): number;
 }
 
