@@ -26,7 +26,7 @@ COPY --from=build /app/drizzle ./drizzle
 COPY --from=build /app/app ./app
 ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=file:/data/pindex.db
 # image decoding threads each keep a glibc memory pool; two pools keep the peak lower, and buffers
-# of 128 KB or more mapped on their own go back to the system when freed (see README, "Memory")
-ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
+# of 32 KB or more mapped on their own go back to the system when freed (see README, "Memory")
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=32768
 EXPOSE 8080
 CMD ["npm", "start"]

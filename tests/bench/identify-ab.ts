@@ -15,7 +15,7 @@
  * median of the photo-by-photo differences and how many answers (identified, pin, similar pins)
  * are the same, each server's CPU time a photo (all its threads; unlike latency, the work of the
  * other server meanwhile does not count) and its memory (RSS at the end and its peak). Give
- * MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 for a 5,000-pin database, as identify.ts does.
+ * MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=32768 for a 5,000-pin database, as identify.ts does.
  * --env name:KEY=VALUE sets a variable for one build's server only (a build may be named twice, with
  * different settings: --build a=. --build b=.).
  */

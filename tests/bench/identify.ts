@@ -68,11 +68,11 @@ const SETS: SetName[] = SET === 'both' ? ['public', 'validation'] : [SET as SetN
 if (FROM_DB && SETS.length > 1) throw new Error('--from-db needs --set public or --set validation');
 /**
  * A grown catalogue's server is started as the README ("Memory") advises for a large catalogue (and
- * as the Dockerfile does): glibc's memory pools limited to two, and buffers of 128 KB or more mapped
+ * as the Dockerfile does): glibc's memory pools limited to two, and buffers of 32 KB or more mapped
  * on their own, so that they go back to the system when freed; each unless the caller sets it. The
  * catalogue of the benchmark alone is served with glibc's defaults, which are faster (README, "Memory").
  */
-const LARGE_CATALOGUE_MALLOC = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
+const LARGE_CATALOGUE_MALLOC = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '32768' } as const;
 type MallocSetting = keyof typeof LARGE_CATALOGUE_MALLOC;
 const serverMemoryEnv: Partial<Record<MallocSetting, string>> = DISTRACTORS
   ? Object.fromEntries(Object.entries(LARGE_CATALOGUE_MALLOC).filter(([key]) => process.env[key] == null))
