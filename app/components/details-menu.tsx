@@ -10,8 +10,13 @@ import { useEffect, useRef, type ReactNode } from 'react';
 export function DetailsMenu({ className, name, children }: { className?: string; name: string; children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  const shownAt = useRef(location.key);
 
+  // closed when the page changes; not when the scripts first run, which would close a menu opened
+  // on a slow connection before they came
   useEffect(() => {
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
     if (ref.current) ref.current.open = false;
   }, [location.key]);
 
@@ -38,6 +43,7 @@ export function DetailsMenu({ className, name, children }: { className?: string;
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
     details.addEventListener('click', onClick);
+    details.dataset.enhanced = ''; // it behaves as a menu from now on (the browser tests wait for it)
     return () => {
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onPointer);

@@ -244,6 +244,29 @@ test.describe('navigation per role', () => {
     });
   }
 
+  test('the account menu opened before the scripts come stays open once they run', async ({ page, signInAs }, info) => {
+    test.skip(isNoJs(info.project.name), 'without JavaScript the menu is a plain <details>');
+    await signInAs('player');
+    // a slow connection: the page's scripts are held back until the menu is open
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/build\/.*\.js(\?|$)/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/browse', { waitUntil: 'commit' });
+    const account = page.locator('[data-menu="avatar"]');
+    await openAccountMenu(page);
+    await expect(account.getByRole('button', { name: 'Log out' })).toBeVisible();
+    await expect(account).not.toHaveAttribute('data-enhanced');
+    release();
+    await expect(account).toHaveAttribute('data-enhanced', '');
+    await expect(account.getByRole('button', { name: 'Log out' })).toBeVisible();
+    // and it is a menu now: Escape closes it
+    await page.keyboard.press('Escape');
+    await expect(account.getByRole('button', { name: 'Log out' })).toBeHidden();
+  });
+
   test('mobile: slide-out menu with Sign In / Sign Out and the bottom bar', async ({ page, signInAs }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
