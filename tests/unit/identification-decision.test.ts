@@ -140,6 +140,22 @@ describe('decide', () => {
     expect(Math.max(...result.candidates.map((c) => c.score))).toBeLessThan(50);
   });
 
+  it('reads the lettering of the reference it named the pin on, when the pin has two', async () => {
+    // the pin's close-up shot has more inliers, but glare spoils its colours; its whole shot agrees
+    const closeUp = cand('eagles', 90, 40), whole = cand('eagles', 60, 8), owls = cand('owls', 15);
+    const details = new Map([[whole, agrees]]);
+    const named = await answer([closeUp, whole, owls], [whole], [], { details });
+    expect(named.scored.winner).toBe(whole);
+    expect(named.best?.pinId).toBe('eagles');
+    // a line of the whole shot reads otherwise on the photo: refused, though the close-up's lines agree
+    const refused = await answer([closeUp, whole, owls], [whole], [], { details, textRefutes: new Set([whole]) });
+    expect(refused.reason).toBe('no_match');
+    expect(refused.candidates[0]?.pinId).toBe('eagles');
+    // ... and a close-up that reads otherwise does not refuse the match made on the whole shot
+    const kept = await answer([closeUp, whole, owls], [whole], [], { details, textRefutes: new Set([closeUp]) });
+    expect(kept.best?.pinId).toBe('eagles');
+  });
+
   it('offers look-alikes the photo cannot tell apart as a family to choose from', async () => {
     const y2018 = cand('owls-2018', 80, 9), y2019 = cand('owls-2019', 78, 9.5), other = cand('hawks', 20);
     const tie = { a: y2018, b: y2019, errA: 10, errB: 10.2, area: 300 };

@@ -330,13 +330,19 @@ function colourAccepts(v: { inliers: number; resid?: number; residTrim?: number 
  * A match with `v`: its confidence (`matchConfidence`, from its evidence, the smallest margin of its
  * duels and its detail check `d`), and the other candidates scored below it.
  */
-function accept<V extends CandidateEvidence>(v: V, margin: number, d: DetailResult | undefined, input: DecisionInput<V>): Decision {
+function accept<V extends CandidateEvidence>(v: V, margin: number, d: DetailResult | undefined, input: DecisionInput<V>): Answer<V> {
   const { verified, scored: { candidates }, limit } = input;
   const x = confidenceInputs(v, margin, d, verified);
   const confidence = matchConfidence(x);
   const out = candidates.filter((c) => c.pinId !== v.pinId).map((c) => ({ pinId: c.pinId, score: Math.min(c.score, confidence - 1) }));
   out.unshift({ pinId: v.pinId, score: confidence });
-  return { best: { pinId: v.pinId, confidence, evidence: x }, candidates: out.slice(0, limit), reason: "match" };
+  return { decision: { best: { pinId: v.pinId, confidence, evidence: x }, candidates: out.slice(0, limit), reason: "match" }, named: v };
+}
+
+/** The cascade's answer, with the candidate (the reference of the named pin) it accepted when it names one. */
+interface Answer<V> {
+  decision: Decision;
+  named?: V;
 }
 
 /** What a match's confidence is computed from (`ConfidenceInputs`). */
@@ -367,28 +373,28 @@ export interface DecisionInput<V> {
  * evidence.
  */
 export async function decide<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision> {
-  const answer = await cascade(input, probes);
+  const { decision, named } = await cascade(input, probes);
   // the named pin's lettering, read as text on the photo: a line that reads otherwise (another year
   // or team name, which the catalogue does not hold) turns the match into no match, the pin still
-  // first among the suggestions. Validation, engine alone: 5 of the 14 near-duplicates named and a
-  // novel pin refused, no right pin (README, "Reading the lettering")
-  const named = answer.best && input.verified.find((v) => v.pinId === answer.best?.pinId);
+  // first among the suggestions. The lines read are those of the reference the cascade accepted (a
+  // pin with two references may be named on either). Validation, engine alone: 5 of the 14
+  // near-duplicates named and a novel pin refused, no right pin (README, "Reading the lettering")
   if (named && (await probes.textRefutes(named))) {
-    const suggestions = answer.candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
+    const suggestions = decision.candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
     return { best: null, candidates: suggestions, reason: "no_match" };
   }
-  return answer;
+  return decision;
 }
 
 /**
  * The cascade of rules that names a pin, offers a family or finds no match, before the lettering is
  * read as text (`decide`).
  */
-async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision> {
+async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Answer<V>> {
   const { verified, tally, scored } = input;
   const { plausible, margin, duelErr, unparted, beaten } = tally;
   const { winner, candidates, closest } = scored;
-  const noMatchAnswer: Decision = { best: null, candidates: closest, reason: "no_match" };
+  const noMatchAnswer: Answer<V> = { decision: { best: null, candidates: closest, reason: "no_match" } };
   // full-resolution detail check of the winner
   const d = winner ? await probes.detail(winner) : undefined;
   probes.lap?.("detail");
@@ -402,14 +408,14 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
    * as near-identical; the photo's own pin is in the family for 26 of the 28 known photos answered
    * so, and for the other 2, whose colours or inliers fell short of a rival's, it is still shown).
    */
-  const ambiguous = (): Decision => {
+  const ambiguous = (): Answer<V> => {
     const kin = new Set<string>([winner.pinId]);
     for (const v of plausible) if (v !== winner && probes.samePlace(v, winner)) kin.add(v.pinId);
     for (const [A, B] of unparted) if (A === winner || B === winner) kin.add((A === winner ? B : A).pinId);
     for (const [w, l] of beaten) if (l === winner) kin.add(w.pinId);
     const family = candidates.map((c) => c.pinId).filter((id) => kin.has(id));
     const unsure = candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
-    return { best: null, candidates: unsure, reason: "ambiguous", family: family.length > 1 ? family : candidates.map((c) => c.pinId) };
+    return { decision: { best: null, candidates: unsure, reason: "ambiguous", family: family.length > 1 ? family : candidates.map((c) => c.pinId) } };
   };
   // two ways to accept: the aligned colours agree (thumbnail), or the full-resolution detail agrees
   // tile by tile (survives glare, blur and lighting that upset the colour residual)
@@ -419,7 +425,7 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   // or lighting raise the latter's residual, or the favourite was found on another pin of the photo);
   // when the favoured pin is not accepted, the pin with the most inliers, unless it is the favourite or
   // a plausible pin at the favourite's place (one it duelled with), is checked in detail on its own
-  const noMatch = async (): Promise<Decision> => {
+  const noMatch = async (): Promise<Answer<V>> => {
     const g = verified[0];
     const rival = plausible.find((p) => p.pinId === g?.pinId);
     if (g?.H && (!rival || (rival !== winner && !probes.samePlace(rival, winner))) && g.inliers >= DETAIL_MIN_INLIERS) {
@@ -433,7 +439,7 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   // look-alikes may print another year or team name: each is checked in detail and their differing
   // letters are compared with the photo (a pin that is no look-alike of another has no letters to
   // compare, and is not checked); the look-alike whose letters the photo shows, if its detail agrees
-  const byLetters = async (refused?: V): Promise<Decision | null> => {
+  const byLetters = async (refused?: V): Promise<Answer<V> | null> => {
     const read = await probes.readLetters();
     const dv = read?.d;
     if (read && read.v !== refused && dv && read.v.inliers >= DETAIL_MIN_INLIERS && detailAccepts(dv) && !detailVetoes(dv)) {
@@ -479,7 +485,7 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
       const lean = await probes.letterLean(winner, o);
       if (!lean || lean.letters === 0 || lean.score >= 0) continue;
       const read = await byLetters();
-      if (read?.best && read.best.pinId !== winner.pinId) return read;
+      if (read?.named && read.named.pinId !== winner.pinId) return read;
       break;
     }
   }
