@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decide,
   score,
+  suggestByAppearance,
   tallyDuels,
   type CandidateEvidence,
   type DecisionProbes,
@@ -216,5 +217,38 @@ describe("a match's confidence", () => {
     const p = matchProbability({ inliers: 60, colour: 0.5, margin: 1, runnerUp: 0.2, detail: agrees });
     expect(p).toBeGreaterThan(0.5);
     expect(p).toBeLessThan(1);
+  });
+});
+
+describe("a no-match answer's suggestions by appearance", () => {
+  const engine = [
+    { pinId: 'clear', score: 34 },
+    { pinId: 'weak-a', score: 24 },
+    { pinId: 'weak-b', score: 20 },
+    { pinId: 'unlike', score: 9 },
+  ];
+  const looks = [
+    { pinId: 'look-1', similarity: 0.82 },
+    { pinId: 'weak-b', similarity: 0.7 },
+    { pinId: 'look-3', similarity: 0.3 },
+    { pinId: 'look-4', similarity: 0.2 },
+  ];
+
+  it("keeps the engine's clear suggestions first and fills the other places with the closest pins", () => {
+    const out = suggestByAppearance(engine, looks);
+    expect(out.slice(0, 4).map((c) => c.pinId)).toEqual(['clear', 'look-1', 'weak-b', 'look-3']);
+    // every pin of either list stays, the engine's weaker suggestions after those shown
+    expect(out.map((c) => c.pinId)).toEqual(['clear', 'look-1', 'weak-b', 'look-3', 'weak-a', 'unlike']);
+  });
+
+  it('scores a pin of close appearance 18-49: shown as a suggestion, never as a match', () => {
+    const out = suggestByAppearance([], looks);
+    expect(out.map((c) => c.score)).toEqual([40, 34, 18, 18]);
+    // a pin the engine also suggested keeps its own score when that is higher
+    expect(suggestByAppearance([{ pinId: 'look-1', score: 45 }], looks).find((c) => c.pinId === 'look-1')?.score).toBe(45);
+  });
+
+  it("leaves the engine's suggestions as they were when no appearance was compared", () => {
+    expect(suggestByAppearance(engine, [])).toEqual(engine);
   });
 });

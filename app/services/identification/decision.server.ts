@@ -491,3 +491,29 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   }
   return accept(winner, plausible.length > 1 ? m : 1, d, input);
 }
+
+/** A no-match suggestion the engine's own evidence makes plainly (a third of the inliers, or colours that agree). */
+const CLEAR_SUGGESTION = 30;
+/** How many pins a no-match answer can show (`SIMILAR_PINS_LIMIT`), and so how many are suggested. */
+const SUGGESTIONS = 4;
+
+/**
+ * A no-match answer's suggestions with the pins whose appearance comes closest to the photo's
+ * (`appearance.server.ts`, best first): the engine's suggestions of a clear score keep the first
+ * places, the pins of closest appearance fill the others, and the engine's weaker suggestions come
+ * after them. A pin of closest appearance scores 49 x its similarity (18-49): shown, never named.
+ */
+export function suggestByAppearance(candidates: Decision["candidates"], closest: { pinId: string; similarity: number }[]): Decision["candidates"] {
+  const clear = candidates.filter((c) => c.score >= CLEAR_SUGGESTION);
+  const out = [...clear];
+  const seen = new Set(out.map((c) => c.pinId));
+  for (const a of closest) {
+    if (out.length >= SUGGESTIONS) break;
+    if (seen.has(a.pinId)) continue;
+    seen.add(a.pinId);
+    const engine = candidates.find((c) => c.pinId === a.pinId);
+    out.push({ pinId: a.pinId, score: Math.max(engine?.score ?? 0, Math.min(NO_MATCH_MAX_SCORE, Math.max(18, Math.round(NO_MATCH_MAX_SCORE * a.similarity)))) });
+  }
+  for (const c of candidates) if (!seen.has(c.pinId)) out.push(c);
+  return out;
+}

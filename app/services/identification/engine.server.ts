@@ -57,10 +57,12 @@ import {
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
 import { photoRefutes, warmTextReader, type TextLine } from "./text.server";
+import { APPEARANCE_DIM, closestWindows, photoAppearance, warmAppearance } from "./appearance.server";
 import { fitPinHomography, hullArea, inlierTargets, invert3, leftoverPairs, quickFit, type Correspondences, type PinFit, type QuickFit } from "./geometry.server";
 import { compareAligned, overlapShare, pairwise, readLetters, ReferencePairs, thumbnail, type Aligned, type Checked, type Thumb } from "./compare.server";
 import {
   decide,
+  suggestByAppearance,
   DETAIL_MIN_INLIERS,
   plausibleRivals,
   score,
@@ -120,6 +122,7 @@ export interface Entry {
   cut: Uint8Array | null; // how its pin was cut out of a photo (decodeReference); likewise, and null when not stored
   photo: boolean; // its reference is a pin cut out of a photo (a pin added from a photo that found no match)
   text: TextLine[]; // the lines of lettering read on it at extraction (text.server.ts)
+  look: Float32Array | null; // its appearance vector (appearance.server.ts); null when none was stored
   vocabVersion: number;
   slot: number;
 }
@@ -290,6 +293,7 @@ export class VisualIndex {
   // previous one, and a miss costs a few milliseconds of decoding, so both are kept small
   private thumbCache = new LruCache<Thumb>(16);
   private detailCache = new LruCache<Promise<ReferenceDetail | null>>(4);
+  private lookCache: { version: number; size: number; pins: string[]; vectors: Float32Array } | null = null;
   // the descriptors gathered from the posting lists for the last images matched exhaustively or paired
   // (`gatherSlot`, 2-3 ms an image at 5,000 pins): a photo's stages ask for the same few images again
   private descCache = new LruCache<Uint32Array>(4); // by entry key
@@ -370,6 +374,7 @@ export class VisualIndex {
       cut: this.loadFeatures ? null : (f.cut?.slice() ?? null),
       photo: !!f.cut && f.cut.length > 0,
       text: f.text,
+      look: f.appearance,
       vocabVersion: -1,
       slot: this.slots.length,
     };
@@ -518,7 +523,7 @@ export class VisualIndex {
     // the worker loads its OpenCV meanwhile, in its own thread (a worker that fails is not waited for)
     const worker = this.detailWorker?.warmUp().catch(() => undefined);
     orbPattern(await getCV());
-    await warmTextReader();
+    await Promise.all([warmTextReader(), warmAppearance()]);
     if (this.entries.size > 0) await (pause ? this.buildVocabInSlices(pause) : this.ensureVocab());
     await worker;
   }
@@ -635,7 +640,12 @@ export class VisualIndex {
     }
     let p: PhotoContext = { cv, img, gray, orb, qDesc, lap, ...(blur ? { motion: blur } : {}) };
     let shortlist = await this.shortlist(p);
+    // the pins of closest appearance, for a no-match answer's suggestions: looked for at once, on
+    // onnxruntime's thread, when the shortlist is weak (most no-match answers), else only when needed
+    let byAppearance: Promise<{ pinId: string; similarity: number }[]> | null = null;
+    const appearance = () => (byAppearance ??= this.closestInAppearance(cv, img).catch(() => []));
     if (Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) {
+      void appearance();
       const zoomed = await this.zoom(p, seen, shortlist);
       if (zoomed) {
         p = zoomed;
@@ -662,8 +672,41 @@ export class VisualIndex {
     const tally = tallyDuels(plausible, duels, samePlace);
     lap("fine");
     const scored = score(candidates, tally, limit);
-    const decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textRefutes));
+    let decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textRefutes));
+    if (decision.reason === "no_match") {
+      decision = { ...decision, candidates: suggestByAppearance(decision.candidates, await appearance()) };
+      lap("appearance");
+    }
     return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.resultOf(v) };
+  }
+
+  /**
+   * The pins whose appearance comes closest to the photo's (appearance.server.ts), closest first: for
+   * each pin, the best similarity of any of its references to any of the photo's windows.
+   */
+  private async closestInAppearance(cv: CV, img: RawImage): Promise<{ pinId: string; similarity: number }[]> {
+    const windows = await photoAppearance(cv, img);
+    if (windows.length === 0) return [];
+    const looks = this.looks();
+    const near = await closestWindows(windows, looks.vectors);
+    const best = new Map<string, number>();
+    looks.pins.forEach((pinId, k) => {
+      if (near[k] > (best.get(pinId) ?? -2)) best.set(pinId, near[k]);
+    });
+    return [...best]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 4)
+      .map(([pinId, similarity]) => ({ pinId, similarity }));
+  }
+
+  /** The references' appearance vectors in one array, with each one's pin; made again after the catalogue changes. */
+  private looks(): { pins: string[]; vectors: Float32Array } {
+    if (this.lookCache && this.lookCache.version === this.slots.length && this.lookCache.size === this.entries.size) return this.lookCache;
+    const withLook = [...this.entries.values()].filter((e) => e.look);
+    const vectors = new Float32Array(withLook.length * APPEARANCE_DIM);
+    withLook.forEach((e, k) => vectors.set(e.look as Float32Array, k * APPEARANCE_DIM));
+    this.lookCache = { version: this.slots.length, size: this.entries.size, pins: withLook.map((e) => e.pinId), vectors };
+    return this.lookCache;
   }
 
   /**

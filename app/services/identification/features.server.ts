@@ -6,6 +6,7 @@ import { enlargeRGB, grayscale } from "./pixels.server";
 import { cvRound, orbDescriptors, orbShrink, type Keypoint } from "./brief.server";
 import { encodeLayout, nearWhite, referenceLayout } from "./detail.server";
 import { decodeTextLines, encodeTextLines, findTextLines, type TextLine } from "./text.server";
+import { referenceAppearance } from "./appearance.server";
 import { convexHullOrder } from "./geometry.server";
 import type { RawImage } from "./raw-image";
 
@@ -38,6 +39,7 @@ export interface DecodedFeatures {
   layout: Uint8Array; // the reference's layout (detail.server.ts, encodeLayout); a view, empty in a PDX1 blob
   cut: Uint8Array | null; // how the pin was cut out of a photo (decodeReference; empty: used as it is); null before PDX3
   text: TextLine[]; // the lines of lettering read on it (text.server.ts); empty before PDX4
+  appearance: Float32Array | null; // its vector (appearance.server.ts); null before PDX5 or without the network
 }
 
 /**
@@ -517,7 +519,9 @@ const MAGIC_V4 = 0x34584450; // "PDX4": a 9th word, the text lines' length, and 
 const HEADER_V1 = 6 * 4;
 const HEADER_V2 = 7 * 4;
 const HEADER_V3 = 8 * 4;
+const MAGIC_V5 = 0x35584450; // "PDX5": a 10th word, the appearance vector's length, and the vector after the lines
 const HEADER_V4 = 9 * 4;
+const HEADER_V5 = 10 * 4;
 
 export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<Uint8Array> {
   const cv = await getCV();
@@ -527,6 +531,8 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   const hull = pinHull(img);
   const layout = encodeLayout(referenceLayout(cv, img, gray), img.width, img.height);
   const text = encodeTextLines(await findTextLines(cv, img));
+  const look = await referenceAppearance(cv, img, hull);
+  const lookBytes = look ? new Uint8Array(look.buffer, look.byteOffset, look.byteLength) : new Uint8Array(0);
   const scale = THUMB_SIDE / Math.max(img.width, img.height);
   const thumb = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
     raw: { width: img.width, height: img.height, channels: 3 },
@@ -536,11 +542,11 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
     .toBuffer();
   const n = orb.points.length / 2;
   const h = hull.length / 2;
-  const headerBytes = HEADER_V4;
-  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length + cut.length + text.length;
+  const headerBytes = HEADER_V5;
+  const size = headerBytes + n * 8 + n * DESC_BYTES + h * 8 + thumb.length + layout.length + cut.length + text.length + lookBytes.length;
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC_V4, true);
+  dv.setUint32(0, MAGIC_V5, true);
   dv.setUint32(4, img.width, true);
   dv.setUint32(8, img.height, true);
   dv.setUint32(12, n, true);
@@ -549,6 +555,7 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   dv.setUint32(24, layout.length, true);
   dv.setUint32(28, cut.length, true);
   dv.setUint32(32, text.length, true);
+  dv.setUint32(36, lookBytes.length, true);
   let off = headerBytes;
   for (let i = 0; i < n * 2; i++, off += 4) dv.setFloat32(off, orb.points[i], true);
   out.set(orb.desc, off);
@@ -558,14 +565,15 @@ export async function extractFeaturesImpl(image: Buffer | Uint8Array): Promise<U
   out.set(layout, off + thumb.length);
   out.set(cut, off + thumb.length + layout.length);
   out.set(text, off + thumb.length + layout.length + cut.length);
+  out.set(lookBytes, off + thumb.length + layout.length + cut.length + text.length);
   return out;
 }
 
 /** The header of a feature blob; throws on anything else. cutLength is -1 before PDX3 (no cut stored). */
-function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number; cutLength: number; textLength: number } {
+function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: number; height: number; n: number; h: number; thumbLength: number; layoutLength: number; cutLength: number; textLength: number; lookLength: number } {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const magic = buf.byteLength >= HEADER_V1 ? dv.getUint32(0, true) : 0;
-  const header = magic === MAGIC ? HEADER_V1 : magic === MAGIC_V2 ? HEADER_V2 : magic === MAGIC_V3 ? HEADER_V3 : magic === MAGIC_V4 ? HEADER_V4 : 0;
+  const header = magic === MAGIC ? HEADER_V1 : magic === MAGIC_V2 ? HEADER_V2 : magic === MAGIC_V3 ? HEADER_V3 : magic === MAGIC_V4 ? HEADER_V4 : magic === MAGIC_V5 ? HEADER_V5 : 0;
   if (!header || buf.byteLength < header) throw new Error("Unsupported pin feature blob");
   return {
     dv,
@@ -578,6 +586,7 @@ function readHeader(buf: Uint8Array): { dv: DataView; header: number; width: num
     layoutLength: header >= HEADER_V2 ? dv.getUint32(24, true) : 0,
     cutLength: header >= HEADER_V3 ? dv.getUint32(28, true) : -1,
     textLength: header >= HEADER_V4 ? dv.getUint32(32, true) : 0,
+    lookLength: header >= HEADER_V5 ? dv.getUint32(36, true) : 0,
   };
 }
 
@@ -591,7 +600,7 @@ function thumbOffset(header: number, n: number, h: number): number {
  * keeps them beyond the blob's life copies what it keeps.
  */
 export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
-  const { dv, header, width, height, n, h, thumbLength, layoutLength, cutLength, textLength } = readHeader(buf);
+  const { dv, header, width, height, n, h, thumbLength, layoutLength, cutLength, textLength, lookLength } = readHeader(buf);
   let off = header;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, off += 4) points[i] = dv.getFloat32(off, true);
@@ -603,8 +612,11 @@ export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
   const layout = buf.subarray(off + thumbLength, off + thumbLength + layoutLength);
   const at = off + thumbLength + layoutLength;
   const cut = cutLength < 0 ? null : buf.subarray(at, at + cutLength);
-  const text = decodeTextLines(buf.subarray(at + Math.max(0, cutLength), at + Math.max(0, cutLength) + textLength));
-  return { width, height, points, desc, hull, thumb, layout, cut, text };
+  const textAt = at + Math.max(0, cutLength);
+  const text = decodeTextLines(buf.subarray(textAt, textAt + textLength));
+  // copied: a Float32Array needs 4-byte alignment, which the blob's layout does not promise
+  const appearance = lookLength > 0 ? new Float32Array(buf.slice(textAt + textLength, textAt + textLength + lookLength).buffer) : null;
+  return { width, height, points, desc, hull, thumb, layout, cut, text, appearance };
 }
 
 /** Only the thumbnail (JPEG) of a feature blob, copied out of it. */
