@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closestWindows, photoAppearance, photoWindows, referenceAppearance, APPEARANCE_DIM } from '~/services/identification/appearance.server';
-import { decodeReference, decodeRGB } from '~/services/identification/features.server';
+import { extractFeatures } from '~/services/identification/engine.server';
+import { decodeFeatures, decodeReference, decodeRGB } from '~/services/identification/features.server';
 import { getCV, type CV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, pinArtwork } from '../support/identify';
 
@@ -51,6 +52,17 @@ describe('pins compared by appearance', () => {
       expect(r).toHaveLength(APPEARANCE_DIM);
       expect(Math.hypot(...r)).toBeCloseTo(1, 4);
     }
+  });
+
+  it("keeps a reference's vector in its stored features, read back from the database's bytes", async () => {
+    const blob = await extractFeatures(await pinArtwork(31));
+    const stored = decodeFeatures(blob).appearance as Float32Array;
+    expect(stored).toHaveLength(APPEARANCE_DIM);
+    expect(Math.hypot(...stored)).toBeCloseTo(1, 4);
+    // a row read from SQLite is a Buffer: a view at any offset of a larger pool
+    const pool = Buffer.alloc(blob.length + 7);
+    Buffer.from(blob).copy(pool, 3);
+    expect(decodeFeatures(pool.subarray(3, 3 + blob.length)).appearance).toEqual(stored);
   });
 
   it('cuts a photo into the windows the network was trained to read', async () => {

@@ -614,8 +614,10 @@ export function decodeFeatures(buf: Uint8Array): DecodedFeatures {
   const cut = cutLength < 0 ? null : buf.subarray(at, at + cutLength);
   const textAt = at + Math.max(0, cutLength);
   const text = decodeTextLines(buf.subarray(textAt, textAt + textLength));
-  // copied: a Float32Array needs 4-byte alignment, which the blob's layout does not promise
-  const appearance = lookLength > 0 ? new Float32Array(buf.slice(textAt + textLength, textAt + textLength + lookLength).buffer) : null;
+  // copied byte by byte: a Float32Array needs 4-byte alignment, which neither the blob's layout nor a
+  // Buffer read from the database (a view of a larger pool) promises
+  const appearance = lookLength > 0 ? new Float32Array(Math.floor(lookLength / 4)) : null;
+  if (appearance) new Uint8Array(appearance.buffer).set(buf.subarray(textAt + textLength, textAt + textLength + appearance.length * 4));
   return { width, height, points, desc, hull, thumb, layout, cut, text, appearance };
 }
 
