@@ -640,12 +640,7 @@ export class VisualIndex {
     }
     let p: PhotoContext = { cv, img, gray, orb, qDesc, lap, ...(blur ? { motion: blur } : {}) };
     let shortlist = await this.shortlist(p);
-    // the pins of closest appearance, for a no-match answer's suggestions: looked for at once, on
-    // onnxruntime's thread, when the shortlist is weak (most no-match answers), else only when needed
-    let byAppearance: Promise<{ pinId: string; similarity: number }[]> | null = null;
-    const appearance = () => (byAppearance ??= this.closestInAppearance(cv, img).catch(() => []));
     if (Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) {
-      void appearance();
       const zoomed = await this.zoom(p, seen, shortlist);
       if (zoomed) {
         p = zoomed;
@@ -674,7 +669,11 @@ export class VisualIndex {
     const scored = score(candidates, tally, limit);
     let decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textRefutes));
     if (decision.reason === "no_match") {
-      decision = { ...decision, candidates: suggestByAppearance(decision.candidates, await appearance()) };
+      // the pins of closest appearance, for its suggestions: looked for only now, since looking at
+      // once when the shortlist is weak (on onnxruntime's thread) slowed every such photo on 2 cores
+      // (validation p50 139 -> 185 ms over HTTP), named or not
+      const closest = await this.closestInAppearance(cv, img).catch(() => []);
+      decision = { ...decision, candidates: suggestByAppearance(decision.candidates, closest) };
       lap("appearance");
     }
     return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.resultOf(v) };
