@@ -131,7 +131,7 @@ function part(img: RawImage, x0: number, y0: number, w: number, h: number, fill?
 }
 
 /** The box of a reference's pin: the bounds of its outline (`pinHull`'s points). */
-export function hullBox(hull: Float32Array): { x: number; y: number; w: number; h: number } {
+function hullBox(hull: Float32Array): { x: number; y: number; w: number; h: number } {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (let i = 0; i < hull.length; i += 2) {
     x0 = Math.min(x0, hull[i]);
@@ -143,7 +143,7 @@ export function hullBox(hull: Float32Array): { x: number; y: number; w: number; 
 }
 
 /** The 64 px square the network reads of a reference on white: its pin's box, 1.3 times its longer side. */
-export function referenceSquare(cv: CV, img: RawImage, hull: Float32Array): Uint8Array {
+function referenceSquare(cv: CV, img: RawImage, hull: Float32Array): Uint8Array {
   const b = hullBox(hull);
   const side = Math.max(b.w, b.h) * REF_MARGIN;
   const n = Math.max(2, Math.round(side));

@@ -494,8 +494,8 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
 
 /** A no-match suggestion the engine's own evidence makes plainly (a third of the inliers, or colours that agree). */
 const CLEAR_SUGGESTION = 30;
-/** How many pins a no-match answer can show (`SIMILAR_PINS_LIMIT`), and so how many are suggested. */
-const SUGGESTIONS = 4;
+/** How many similar pins an answer shows (`shownSimilar` in identify.server.ts): a no match's suggestions. */
+export const SIMILAR_PINS_LIMIT = 4;
 
 /**
  * A no-match answer's suggestions with the pins whose appearance comes closest to the photo's
@@ -508,7 +508,7 @@ export function suggestByAppearance(candidates: Decision["candidates"], closest:
   const out = [...clear];
   const seen = new Set(out.map((c) => c.pinId));
   for (const a of closest) {
-    if (out.length >= SUGGESTIONS) break;
+    if (out.length >= SIMILAR_PINS_LIMIT) break;
     if (seen.has(a.pinId)) continue;
     seen.add(a.pinId);
     const engine = candidates.find((c) => c.pinId === a.pinId);

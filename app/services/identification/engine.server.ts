@@ -62,6 +62,7 @@ import { fitPinHomography, hullArea, inlierTargets, invert3, leftoverPairs, quic
 import { compareAligned, overlapShare, pairwise, readLetters, ReferencePairs, thumbnail, type Aligned, type Checked, type Thumb } from "./compare.server";
 import {
   decide,
+  SIMILAR_PINS_LIMIT,
   suggestByAppearance,
   DETAIL_MIN_INLIERS,
   plausibleRivals,
@@ -694,7 +695,7 @@ export class VisualIndex {
     });
     return [...best]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, 4)
+      .slice(0, SIMILAR_PINS_LIMIT)
       .map(([pinId, similarity]) => ({ pinId, similarity }));
   }
 

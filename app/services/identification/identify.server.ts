@@ -26,11 +26,11 @@ import type { PinDto } from '~/types/pins';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
 import type { MatchResult } from './engine.server';
+import { SIMILAR_PINS_LIMIT } from './decision.server';
 import { getReadyVisualIndex } from './index.server';
 import { consumeRateLimit } from '../rate-limit.server';
 
 export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
-export const SIMILAR_PINS_LIMIT = 4;
 /**
  * Similar pins scoring below this are noise beside a named pin and are not shown (the near-identical
  * pins of an ambiguous answer always are: they are the choice). A pin's score is 40 x its share of 60
