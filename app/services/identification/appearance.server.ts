@@ -1,5 +1,5 @@
 // A pin's appearance as a whole: a small convolutional network trained on pins
-// (`tests/bench/appearance/train.py`, on the public benchmark set only) turns a 64 px square around a
+// (`tests/bench/train-appearance.py`, on the public benchmark set only) turns a 64 px square around a
 // pin into 128 numbers, such that two pictures of one pin lie close and pictures of two pins apart.
 // ORB needs a pin's corners at a scale the references have; a small, soft or blurred pin has too few,
 // and the engine never weighs it. Its whole shape, colours and art still show, and this finds it.
@@ -70,10 +70,10 @@ export async function warmAppearance(): Promise<void> {
   await usable();
 }
 
-/** The vectors of n squares of 64 x 64 RGB pixels (the network reads B, G, R planes, as trained). */
-async function embed(squares: Uint8Array[]): Promise<Float32Array[]> {
+/** The vectors of n squares of 64 x 64 RGB pixels, one after another (the network reads B, G, R planes, as trained). */
+async function embed(squares: Uint8Array[]): Promise<Float32Array> {
   const { ort, s } = await load();
-  const out: Float32Array[] = [];
+  const out = new Float32Array(squares.length * APPEARANCE_DIM);
   const plane = APPEARANCE_SIDE * APPEARANCE_SIDE;
   for (let at = 0; at < squares.length; at += BATCH) {
     const part = squares.slice(at, at + BATCH);
@@ -87,8 +87,7 @@ async function embed(squares: Uint8Array[]): Promise<Float32Array[]> {
       }
     });
     const res = await s.run({ [s.inputNames[0]]: new ort.Tensor("float32", input, [part.length, 3, APPEARANCE_SIDE, APPEARANCE_SIDE]) });
-    const e = (res[s.outputNames[0]] as Tensor).data as Float32Array;
-    for (let k = 0; k < part.length; k++) out.push(e.slice(k * APPEARANCE_DIM, (k + 1) * APPEARANCE_DIM));
+    out.set((res[s.outputNames[0]] as Tensor).data as Float32Array, at * APPEARANCE_DIM);
   }
   return out;
 }
@@ -154,7 +153,7 @@ function referenceSquare(cv: CV, img: RawImage, hull: Float32Array): Uint8Array 
 /** A reference's vector; null when the network cannot be loaded. */
 export async function referenceAppearance(cv: CV, img: RawImage, hull: Float32Array): Promise<Float32Array | null> {
   if (!(await usable())) return null;
-  return (await embed([referenceSquare(cv, img, hull)]))[0];
+  return embed([referenceSquare(cv, img, hull)]);
 }
 
 /** The photo's 64 px windows: for each scale, the photo resized so that a window is 64 px, cut on a grid. */
@@ -189,10 +188,7 @@ export function photoWindows(cv: CV, img: RawImage, scales = WINDOW_SCALES, step
 /** The vectors of a photo's windows, one after another (128 numbers each); empty when the network cannot be loaded. */
 export async function photoAppearance(cv: CV, img: RawImage): Promise<Float32Array> {
   if (!(await usable())) return new Float32Array(0);
-  const vectors = await embed(photoWindows(cv, img));
-  const all = new Float32Array(vectors.length * APPEARANCE_DIM);
-  vectors.forEach((v, k) => all.set(v, k * APPEARANCE_DIM));
-  return all;
+  return embed(photoWindows(cv, img));
 }
 
 // An ONNX graph of three operations: the references' vectors (m x 128) transposed, multiplied by the

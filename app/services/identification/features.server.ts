@@ -516,10 +516,10 @@ const MAGIC = 0x31584450; // "PDX1": header of 6 words, no layout
 const MAGIC_V2 = 0x32584450; // "PDX2": a 7th word, the layout's length, and the layout after the thumbnail
 const MAGIC_V3 = 0x33584450; // "PDX3": an 8th word, the cut's length, and the cut after the layout
 const MAGIC_V4 = 0x34584450; // "PDX4": a 9th word, the text lines' length, and the lines after the cut
+const MAGIC_V5 = 0x35584450; // "PDX5": a 10th word, the appearance vector's length, and the vector after the lines
 const HEADER_V1 = 6 * 4;
 const HEADER_V2 = 7 * 4;
 const HEADER_V3 = 8 * 4;
-const MAGIC_V5 = 0x35584450; // "PDX5": a 10th word, the appearance vector's length, and the vector after the lines
 const HEADER_V4 = 9 * 4;
 const HEADER_V5 = 10 * 4;
 
