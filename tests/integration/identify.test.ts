@@ -23,9 +23,8 @@ import {
   getIdentificationResult,
   identifyPin,
   shownSimilar,
-  SIMILAR_MIN_SCORE,
-  SUGGESTION_MIN_SCORE,
 } from '~/services/identification/identify.server';
+import { SIMILAR_MIN_SCORE, SUGGESTION_MIN_SCORE } from '~/services/identification/decision.server';
 import { readIdentifyRequest } from '~/http/identify-request.server';
 import { getVisualIndex, loadStoredFeatures, removePinFromIndex, storeBackedIndex, storeMissingPixels } from '~/services/identification/index.server';
 import { importCatalogue } from '~/cli/catalogue-import';

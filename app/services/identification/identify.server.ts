@@ -26,29 +26,11 @@ import type { PinDto } from '~/types/pins';
 import { getPinsByIds } from '../pins.server';
 import { aiConfig, analyzeWithAi, AiUnavailable, pickCandidateByText, type AiAnalysis } from './ai.server';
 import type { MatchResult } from './engine.server';
-import { SIMILAR_PINS_LIMIT } from './decision.server';
+import { SIMILAR_MIN_SCORE, SIMILAR_PINS_LIMIT, SUGGESTION_MIN_SCORE } from './decision.server';
 import { getReadyVisualIndex } from './index.server';
 import { consumeRateLimit } from '../rate-limit.server';
 
 export const AI_UNAVAILABLE_MESSAGE = 'Our AI identification service is temporarily unavailable. You can still help identify this pin manually!';
-/**
- * Similar pins scoring below this are noise beside a named pin and are not shown (the near-identical
- * pins of an ambiguous answer always are: they are the choice). A pin's score is 40 x its share of 60
- * geometric inliers plus 60 x its colour agreement, and a pin whose colours were never compared counts
- * 0.3 of that: such a pin with a handful of chance inliers lands at 18-29 (a pennant beside shields
- * scored 24-25). From 30 on, a pin either agreed in colour or had a third of the inliers: it looks alike.
- */
-export const SIMILAR_MIN_SCORE = 30;
-/**
- * ... and below this when no pin is named: then the similar pins are the photographer's way to their
- * pin ("This is my pin"), and a pin the photo's geometry found, whose colours were not found unlike
- * (18: a few inliers, colours never compared), is worth a look. Below 18 the colours were compared and
- * disagree. On the validation set (engine alone, answers unchanged) the photo's own pin is then among
- * the pins shown for 86.3% of the known photos instead of 84.3%, the public set's 96.8% unchanged; a
- * photo of a pin not in the catalogue is shown 3.1 pins instead of 1.5.
- */
-export const SUGGESTION_MIN_SCORE = 18;
-
 /**
  * The candidates an answer shows as similar pins, in candidate order: not the named pin; for an
  * ambiguous answer its family first, always, then the pins only similar; the others when they score
