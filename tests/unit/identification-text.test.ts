@@ -12,6 +12,7 @@ import {
   findTextLines,
   lineRefutes,
   photoRefutes,
+  roundPin,
   storedLine,
 } from '~/services/identification/text.server';
 import { pinArtwork } from '../support/identify';
@@ -53,6 +54,10 @@ describe('stored lines', () => {
     const lines = [{ x: 12.34, y: 5, w: 100.06, h: 30, text: 'EAGLE POINT' }];
     expect(decodeTextLines(encodeTextLines(lines))).toEqual([{ x: 12.3, y: 5, w: 100.1, h: 30, text: 'EAGLE POINT' }]);
     expect(decodeTextLines(new Uint8Array(0))).toEqual([]);
+    const ring = { cx: 255.5, cy: 256, r: 226.04, half: 'bottom' as const };
+    expect(decodeTextLines(encodeTextLines([{ x: 1, y: 2, w: 3, h: 4, text: 'COOPERSTOWN 2013', ring }]))).toEqual([
+      { x: 1, y: 2, w: 3, h: 4, text: 'COOPERSTOWN 2013', ring: { ...ring, r: 226 } },
+    ]);
   });
 });
 
@@ -82,4 +87,25 @@ describe('the OCR models', () => {
     // the photo shifted 400 px to the right: its pixels cover no line of the reference
     expect(await photoRefutes(cv, otherYear, [1, 0, 400, 0, 1, 0, 0, 0, 1], reference, lines)).toBe(false);
   }, 30_000);
+
+  it('reads the lettering along a round pin\'s ring, and tells another year printed there', async () => {
+    const cv = await getCV();
+    const reference = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019, { arc: 'COOPERSTOWN 2013' }), 512);
+    const ring = roundPin(reference);
+    expect(ring?.cx).toBeCloseTo(256, -1);
+    expect(ring?.r).toBeGreaterThan(215);
+    const lines = await findTextLines(cv, reference);
+    const arc = lines.filter((l) => l.ring);
+    // in one line or two (the detector may part the name from the year)
+    const bottom = arc.filter((l) => l.ring?.half === 'bottom').sort((a, b) => a.x - b.x);
+    expect(bottom.map((l) => l.text.replace(/\s/g, '')).join('')).toBe('COOPERSTOWN2013');
+    // only the ring's lines: the axis-aligned ones would tell the photos apart on their own
+    expect(await photoRefutes(cv, reference, identity, reference, arc)).toBe(false);
+    const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019, { arc: 'COOPERSTOWN 2015' }), 512);
+    expect(await photoRefutes(cv, otherYear, identity, reference, arc)).toBe(true);
+  }, 30_000);
+
+  it('finds no ring on a pin that is not round', async () => {
+    expect(roundPin(await decodeRGB(await pinArtwork(31, 'EAGLES', 2019, { hexagon: true }), 512))).toBeNull();
+  });
 });

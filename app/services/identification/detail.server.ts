@@ -1345,6 +1345,9 @@ export const BACKGROUND_STEP = 20; // colour change between neighbouring backgro
  * 129 of the 356 public reference images lost part of their face that way. The colour check and the duels
  * use the stepped silhouette; the full-resolution detail check keeps the plain one (see `referenceLayout`).
  */
+/** How far `pinMask` erodes the silhouette, in pixels. */
+export const PIN_MASK_ERODED = 3;
+
 export function pinMask(img: RawImage, step = 0): Uint8Array {
   const { data, width: W, height: H } = img;
   const n = W * H;
@@ -1393,7 +1396,7 @@ export function pinMask(img: RawImage, step = 0): Uint8Array {
     }
   }
   // erode the pin by R pixels (distance to background along rows/cols, cheap two-pass box test)
-  const R = 3;
+  const R = PIN_MASK_ERODED;
   const pin = new Uint8Array(n);
   for (let y = R; y < H - R; y++)
     for (let x = R, i = y * W + R; x < W - R; x++, i++) {

@@ -30,7 +30,7 @@ import { PIXELS_MAGIC, referencePixels } from './reference-pixels.server';
  * The name/version written to `image_features.engine`. Rows of another engine are not loaded;
  * the background backfill re-extracts them, so changing the engine needs no manual migration.
  */
-export const FEATURE_ENGINE = 'pindex-visual-v8';
+export const FEATURE_ENGINE = 'pindex-visual-v9';
 
 const LOAD_BATCH = 50;
 

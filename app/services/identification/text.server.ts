@@ -13,15 +13,32 @@ import { readFileSync } from "node:fs";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./raw-image";
+import { PIN_MASK_ERODED, pinMask } from "./detail.server";
 import { warpPerspective } from "./warp.server";
 
-/** A line of lettering on a reference, its box in the reference frame, and what it reads. */
+/**
+ * A line of lettering on a reference, its box, and what it reads. The box is in the reference frame,
+ * or, for lettering along a round pin's ring, in that half of the ring unrolled (`unrollRing`).
+ */
 export interface TextLine {
   x: number;
   y: number;
   w: number;
   h: number;
   text: string;
+  ring?: Ring;
+}
+
+/**
+ * A round pin's ring, where lettering follows the arc: the pin's centre and radius in the reference
+ * frame, and the half the line is on. The top half is read left to right clockwise, its letters
+ * upright away from the centre; the bottom half anticlockwise, its letters upright towards it.
+ */
+export interface Ring {
+  cx: number;
+  cy: number;
+  r: number;
+  half: "top" | "bottom";
 }
 
 /** A line read on a photo: the characters and each one's probability. */
@@ -53,6 +70,14 @@ const LETTER_MIN_PROB = 0.9;
 const LETTERS_MIN = 3;
 /** A stored line is read on a photo when the photo covers this share of its box. */
 const LINE_MIN_COVER = 0.9;
+// a round pin's ring: the band from RING_BAND[0] to RING_BAND[1] of its radius is unrolled, its
+// circumference sampled at RING_SAMPLING pixels a pixel of arc at the rim. A pin is round when its
+// silhouette fills ROUND_FILL of the circle in its box and leaves ROUND_OUTSIDE of the box's corners
+const RING_BAND = [0.62, 0.98] as const;
+const RING_SAMPLING = 0.8;
+const ROUND_FILL = 0.95;
+const ROUND_OUTSIDE = 0.1;
+const ROUND_ASPECT = 0.05;
 // the detector is loaded for an extraction and let go after this long unused (about 50 MB)
 const DETECTOR_IDLE_MS = 30_000;
 
@@ -316,7 +341,12 @@ export function lineRefutes(line: string, read: LineRead): boolean {
   return digit || subs.filter(([, , p]) => p >= LETTER_MIN_PROB).length >= LETTERS_MIN;
 }
 
-/** The lines of lettering on a reference that read with confidence (at extraction). */
+/**
+ * The lines of lettering on a reference that read with confidence (at extraction): the detector's
+ * lines, which are axis-aligned, and on a round pin those along its ring, found and read on each half
+ * of the ring unrolled (the detector sees no line along an arc: "COOPERSTOWN 2015" around the foot of
+ * a ring was never read).
+ */
 export async function findTextLines(cv: CV, img: RawImage): Promise<TextLine[]> {
   if (!(await usable())) return [];
   const lines: TextLine[] = [];
@@ -324,38 +354,132 @@ export async function findTextLines(cv: CV, img: RawImage): Promise<TextLine[]> 
     const read = await readLine(cv, img.data, img.width, img.height, box);
     if (storedLine(read)) lines.push({ ...box, text: read.text });
   }
+  const round = roundPin(img);
+  if (round) {
+    for (const half of ["top", "bottom"] as const) {
+      const ring = { ...round, half };
+      const strip = unrollRing(cv, img.data, img.width, img.height, 3, ring);
+      for (const box of await detectBoxes(cv, strip)) {
+        const read = await readLine(cv, strip.data, strip.width, strip.height, box);
+        if (storedLine(read)) lines.push({ ...box, text: read.text, ring });
+      }
+    }
+  }
   return lines;
 }
 
-/** The lines as stored in a feature blob: JSON, boxes to a tenth of a pixel. */
+/**
+ * The centre and radius of a round pin on a reference (its silhouette, `pinMask`): its box square, the
+ * circle in it filled, the box's corners outside it empty. Null for any other shape, and for a
+ * reference cut out of a photo (the silhouette is the whole image).
+ */
+export function roundPin(img: RawImage): Omit<Ring, "half"> | null {
+  const { width: W, height: H } = img;
+  const pin = pinMask(img);
+  let x0 = W, x1 = -1, y0 = H, y1 = -1;
+  for (let y = 0, i = 0; y < H; y++) {
+    for (let x = 0; x < W; x++, i++) {
+      if (!pin[i]) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  const bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+  if (x1 < 0 || Math.abs(bw - bh) > ROUND_ASPECT * Math.max(bw, bh) || bw >= W - 8 || bh >= H - 8) return null;
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, r = Math.min(bw, bh) / 2;
+  let inside = 0, filled = 0, outside = 0, stray = 0;
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const on = pin[y * W + x] ? 1 : 0;
+      if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r) {
+        inside++;
+        filled += on;
+      } else {
+        outside++;
+        stray += on;
+      }
+    }
+  }
+  // the silhouette is eroded (pinMask): the ring's radius is the pin's own
+  return filled >= ROUND_FILL * inside && stray <= ROUND_OUTSIDE * outside ? { cx, cy, r: r + PIN_MASK_ERODED } : null;
+}
+
+/**
+ * One half of a round pin's ring unrolled into a strip (OpenCV's warpPolar), its lettering upright
+ * and read left to right (`Ring`). `channels` is 3 for RGB, 1 for a mask (sampled by nearest).
+ */
+function unrollRing(cv: CV, data: Uint8Array, W: number, H: number, channels: 1 | 3, ring: Ring): RawImage {
+  const radial = Math.max(8, Math.round(ring.r));
+  const angular = Math.max(16, Math.round(2 * Math.PI * ring.r * RING_SAMPLING));
+  const src = new cv.Mat(H, W, channels === 3 ? cv.CV_8UC3 : cv.CV_8UC1);
+  const polar = new cv.Mat();
+  const turned = new cv.Mat();
+  try {
+    src.data.set(data.subarray(0, W * H * channels));
+    const interpolation = channels === 3 ? cv.INTER_LINEAR : cv.INTER_NEAREST;
+    cv.warpPolar(src, polar, new cv.Size(radial, angular), new cv.Point(ring.cx, ring.cy), ring.r, interpolation + cv.WARP_FILL_OUTLIERS);
+    // rows are angles (0 at 3 o'clock, clockwise on the image), columns the distance from the centre
+    const r0 = Math.round(RING_BAND[0] * radial);
+    const r1 = Math.round(RING_BAND[1] * radial);
+    const half = Math.floor(angular / 2);
+    const band = polar.roi(new cv.Rect(r0, ring.half === "top" ? half : 0, r1 - r0, half));
+    cv.rotate(band, turned, ring.half === "top" ? cv.ROTATE_90_COUNTERCLOCKWISE : cv.ROTATE_90_CLOCKWISE);
+    band.delete();
+    return { data: new Uint8Array(turned.data), width: turned.cols, height: turned.rows };
+  } finally {
+    src.delete();
+    polar.delete();
+    turned.delete();
+  }
+}
+
+/** The lines as stored in a feature blob: JSON, boxes to a tenth of a pixel, a ring's line with its ring. */
 export function encodeTextLines(lines: TextLine[]): Uint8Array {
   const r = (v: number) => Math.round(v * 10) / 10;
-  return new TextEncoder().encode(JSON.stringify(lines.map((l) => [r(l.x), r(l.y), r(l.w), r(l.h), l.text])));
+  return new TextEncoder().encode(
+    JSON.stringify(lines.map((l) => [r(l.x), r(l.y), r(l.w), r(l.h), l.text, ...(l.ring ? [r(l.ring.cx), r(l.ring.cy), r(l.ring.r), l.ring.half] : [])])),
+  );
 }
 
 export function decodeTextLines(bytes: Uint8Array): TextLine[] {
   if (bytes.length === 0) return [];
-  const rows = JSON.parse(new TextDecoder().decode(bytes)) as [number, number, number, number, string][];
-  return rows.map(([x, y, w, h, text]) => ({ x, y, w, h, text }));
+  const rows = JSON.parse(new TextDecoder().decode(bytes)) as [number, number, number, number, string, number?, number?, number?, Ring["half"]?][];
+  return rows.map(([x, y, w, h, text, cx, cy, r, half]) => ({ x, y, w, h, text, ...(half ? { ring: { cx: cx!, cy: cy!, r: r!, half } } : {}) }));
 }
 
 /**
  * The photo (RGB) warped onto a reference by H (photo -> reference) reads one of the reference's lines
- * otherwise (`lineRefutes`). Only lines the photo covers (LINE_MIN_COVER of their box) are read.
+ * otherwise (`lineRefutes`). Only lines the photo covers (LINE_MIN_COVER of their box) are read; a
+ * line along a ring is read on the warped photo's ring unrolled as the reference's was.
  */
 export async function photoRefutes(cv: CV, photo: RawImage, H: number[], frame: { width: number; height: number }, lines: TextLine[]): Promise<boolean> {
   if (lines.length === 0 || !(await usable())) return false;
   const { width: W, height: Hh } = frame;
   const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, H, W, Hh, "cover");
-  const cover = warped.nearest as Uint8Array;
+  const whole = { data: warped.pixels, cover: warped.nearest as Uint8Array, width: W, height: Hh };
+  const strips = new Map<string, typeof whole>();
+  const unrolled = (ring: Ring) => {
+    const key = `${ring.cx},${ring.cy},${ring.r},${ring.half}`;
+    let strip = strips.get(key);
+    if (!strip) {
+      const img = unrollRing(cv, warped.pixels, W, Hh, 3, ring);
+      const cover = unrollRing(cv, whole.cover, W, Hh, 1, ring).data;
+      strips.set(key, (strip = { ...img, cover }));
+    }
+    return strip;
+  };
   for (const line of lines) {
+    const on = line.ring ? unrolled(line.ring) : whole;
     let covered = 0;
     let count = 0;
-    for (let y = Math.max(0, Math.floor(line.y)); y < Math.min(Hh, line.y + line.h); y++) {
-      for (let x = Math.max(0, Math.floor(line.x)); x < Math.min(W, line.x + line.w); x++, count++) if (cover[y * W + x]) covered++;
+    for (let y = Math.max(0, Math.floor(line.y)); y < Math.min(on.height, line.y + line.h); y++) {
+      for (let x = Math.max(0, Math.floor(line.x)); x < Math.min(on.width, line.x + line.w); x++, count++) if (on.cover[y * on.width + x]) covered++;
     }
     if (covered < LINE_MIN_COVER * count || count === 0) continue;
-    if (lineRefutes(line.text, await readLine(cv, warped.pixels, W, Hh, line))) return true;
+    const read = await readLine(cv, on.data, on.width, on.height, line);
+    if (lineRefutes(line.text, read)) return true;
   }
   return false;
 }
