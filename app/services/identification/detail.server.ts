@@ -1333,6 +1333,9 @@ export function nearWhite(r: number, g: number, b: number): boolean {
 
 export const BACKGROUND_STEP = 20; // colour change between neighbouring background pixels of a reference (pinMask)
 
+/** How far `pinMask` erodes the silhouette, in pixels. */
+export const PIN_MASK_ERODED = 3;
+
 /**
  * Pin silhouette in a reference image: everything not reachable from the border through near-white
  * background pixels (keeps white enamel enclosed by the metal outline, drops the background between star
@@ -1345,9 +1348,6 @@ export const BACKGROUND_STEP = 20; // colour change between neighbouring backgro
  * 129 of the 356 public reference images lost part of their face that way. The colour check and the duels
  * use the stepped silhouette; the full-resolution detail check keeps the plain one (see `referenceLayout`).
  */
-/** How far `pinMask` erodes the silhouette, in pixels. */
-export const PIN_MASK_ERODED = 3;
-
 export function pinMask(img: RawImage, step = 0): Uint8Array {
   const { data, width: W, height: H } = img;
   const n = W * H;

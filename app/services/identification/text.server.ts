@@ -356,9 +356,10 @@ export async function findTextLines(cv: CV, img: RawImage): Promise<TextLine[]> 
   }
   const round = roundPin(img);
   if (round) {
+    const strips = unrollRing(cv, img.data, img.width, img.height, 3, round);
     for (const half of ["top", "bottom"] as const) {
       const ring = { ...round, half };
-      const strip = unrollRing(cv, img.data, img.width, img.height, 3, ring);
+      const strip = strips[half];
       for (const box of await detectBoxes(cv, strip)) {
         const read = await readLine(cv, strip.data, strip.width, strip.height, box);
         if (storedLine(read)) lines.push({ ...box, text: read.text, ring });
@@ -407,15 +408,14 @@ export function roundPin(img: RawImage): Omit<Ring, "half"> | null {
 }
 
 /**
- * One half of a round pin's ring unrolled into a strip (OpenCV's warpPolar), its lettering upright
- * and read left to right (`Ring`). `channels` is 3 for RGB, 1 for a mask (sampled by nearest).
+ * A round pin's ring unrolled (OpenCV's warpPolar, once) into a strip for each half, its lettering
+ * upright and read left to right (`Ring`). `channels` is 3 for RGB, 1 for a mask (sampled by nearest).
  */
-function unrollRing(cv: CV, data: Uint8Array, W: number, H: number, channels: 1 | 3, ring: Ring): RawImage {
+function unrollRing(cv: CV, data: Uint8Array, W: number, H: number, channels: 1 | 3, ring: Omit<Ring, "half">): Record<Ring["half"], RawImage> {
   const radial = Math.max(8, Math.round(ring.r));
   const angular = Math.max(16, Math.round(2 * Math.PI * ring.r * RING_SAMPLING));
   const src = new cv.Mat(H, W, channels === 3 ? cv.CV_8UC3 : cv.CV_8UC1);
   const polar = new cv.Mat();
-  const turned = new cv.Mat();
   try {
     src.data.set(data.subarray(0, W * H * channels));
     const interpolation = channels === 3 ? cv.INTER_LINEAR : cv.INTER_NEAREST;
@@ -424,14 +424,21 @@ function unrollRing(cv: CV, data: Uint8Array, W: number, H: number, channels: 1 
     const r0 = Math.round(RING_BAND[0] * radial);
     const r1 = Math.round(RING_BAND[1] * radial);
     const half = Math.floor(angular / 2);
-    const band = polar.roi(new cv.Rect(r0, ring.half === "top" ? half : 0, r1 - r0, half));
-    cv.rotate(band, turned, ring.half === "top" ? cv.ROTATE_90_COUNTERCLOCKWISE : cv.ROTATE_90_CLOCKWISE);
-    band.delete();
-    return { data: new Uint8Array(turned.data), width: turned.cols, height: turned.rows };
+    const strip = (top: boolean): RawImage => {
+      const band = polar.roi(new cv.Rect(r0, top ? half : 0, r1 - r0, half));
+      const turned = new cv.Mat();
+      try {
+        cv.rotate(band, turned, top ? cv.ROTATE_90_COUNTERCLOCKWISE : cv.ROTATE_90_CLOCKWISE);
+        return { data: new Uint8Array(turned.data), width: turned.cols, height: turned.rows };
+      } finally {
+        band.delete();
+        turned.delete();
+      }
+    };
+    return { top: strip(true), bottom: strip(false) };
   } finally {
     src.delete();
     polar.delete();
-    turned.delete();
   }
 }
 
@@ -459,16 +466,18 @@ export async function photoRefutes(cv: CV, photo: RawImage, H: number[], frame: 
   const { width: W, height: Hh } = frame;
   const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, H, W, Hh, "cover");
   const whole = { data: warped.pixels, cover: warped.nearest as Uint8Array, width: W, height: Hh };
-  const strips = new Map<string, typeof whole>();
+  // a reference's ring lines share its ring: unrolled once, with the photo's cover
+  const rings = new Map<string, Record<Ring["half"], typeof whole>>();
   const unrolled = (ring: Ring) => {
-    const key = `${ring.cx},${ring.cy},${ring.r},${ring.half}`;
-    let strip = strips.get(key);
-    if (!strip) {
+    const key = `${ring.cx},${ring.cy},${ring.r}`;
+    let halves = rings.get(key);
+    if (!halves) {
       const img = unrollRing(cv, warped.pixels, W, Hh, 3, ring);
-      const cover = unrollRing(cv, whole.cover, W, Hh, 1, ring).data;
-      strips.set(key, (strip = { ...img, cover }));
+      const cover = unrollRing(cv, whole.cover, W, Hh, 1, ring);
+      halves = { top: { ...img.top, cover: cover.top.data }, bottom: { ...img.bottom, cover: cover.bottom.data } };
+      rings.set(key, halves);
     }
-    return strip;
+    return halves[ring.half];
   };
   for (const line of lines) {
     const on = line.ring ? unrolled(line.ring) : whole;
