@@ -185,6 +185,35 @@ describe('decide', () => {
     expect(result.best?.pinId).toBe('eagles');
   });
 
+  it('checks the pin with the most inliers on its own when it lost a duel to a favourite that is then refused', async () => {
+    // the duel's colours favoured hawks, found at the same place with a third of the inliers; hawks'
+    // detail shows nothing of the photo, and the strongest pin's detail agrees tile by tile
+    const strongest = cand('eagles', 42, 9), favourite = cand('hawks', 21, 8.5);
+    const duel = { a: strongest, b: favourite, errA: 20, errB: 6, area: 300 };
+    const details = new Map([[favourite, unlike], [strongest, agrees]]);
+    const result = await answer([strongest, favourite], [strongest, favourite], [duel], { details });
+    expect(result.scored.winner).toBe(favourite);
+    expect(result.asked).toEqual(['hawks', 'eagles']);
+    expect(result.best?.pinId).toBe('eagles');
+    // ... and not when its own detail disagrees
+    const refused = await answer([strongest, favourite], [strongest, favourite], [duel], { details: new Map([[favourite, unlike], [strongest, otherYear]]) });
+    expect(refused.reason).toBe('no_match');
+  });
+
+  it('names the pin with the most inliers when the named pin reads otherwise and its own lettering does not', async () => {
+    // the duels favoured "Fox Hollow Royals", whose colours and detail agree; the photo reads "STONY BROOK",
+    // which the pin found with the most inliers prints
+    const stony = cand('stony-brook-royals', 63, 19), fox = cand('fox-hollow-royals', 48, 19);
+    const duel = { a: stony, b: fox, errA: 22, errB: 20, area: 300 };
+    const details = new Map([[fox, agrees], [stony, agrees]]);
+    const result = await answer([stony, fox], [stony, fox], [duel], { details, textRefutes: new Set([fox]) });
+    expect(result.best?.pinId).toBe('stony-brook-royals');
+    // ... and no match when its lettering reads otherwise too (another team name of the design)
+    const neither = await answer([stony, fox], [stony, fox], [duel], { details, textRefutes: new Set([fox, stony]) });
+    expect(neither.reason).toBe('no_match');
+    expect(neither.candidates[0]?.pinId).toBe('fox-hollow-royals');
+  });
+
   it('answers no match, without a detail check, when nothing was verified', async () => {
     const result = await answer([], [], [], {});
     expect(result).toMatchObject({ best: null, candidates: [], reason: 'no_match' });

@@ -380,6 +380,11 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
   // pin with two references may be named on either). Validation, engine alone: 5 of the 14
   // near-duplicates named and a novel pin refused, no right pin (README, "Reading the lettering")
   if (named && (await probes.textRefutes(named))) {
+    // ... unless the pin with the most inliers is another pin that passes its detail check and whose
+    // own lettering does not read otherwise: the photo reads "STONY BROOK" where the duels' favourite
+    // prints "FOX HOLLOW", and the pin found most strongly prints "STONY BROOK"
+    const other = await strongestOnItsOwn(input, probes, named);
+    if (other?.named && !(await probes.textRefutes(other.named))) return other.decision;
     const suggestions = decision.candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
     return { best: null, candidates: suggestions, reason: "no_match" };
   }
@@ -387,11 +392,24 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
 }
 
 /**
+ * The pin with the most inliers, checked in detail on its own once the pin `refused` is not named: it is
+ * named when its detail agrees tile by tile and nothing vetoes it. Null when it is `refused`'s pin, has
+ * no homography or too few inliers for a detail check, or its detail does not agree.
+ */
+async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, refused: V): Promise<Answer<V> | null> {
+  const g = input.verified[0];
+  if (!g?.H || g.pinId === refused.pinId || g.inliers < DETAIL_MIN_INLIERS) return null;
+  const dg = await probes.detail(g);
+  probes.lap?.("fallback");
+  return dg && detailAccepts(dg) && !detailVetoes(dg) ? accept(g, 1, dg, input) : null;
+}
+
+/**
  * The cascade of rules that names a pin, offers a family or finds no match, before the lettering is
  * read as text (`decide`).
  */
 async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Answer<V>> {
-  const { verified, tally, scored } = input;
+  const { tally, scored } = input;
   const { plausible, margin, duelErr, unparted, beaten } = tally;
   const { winner, candidates, closest } = scored;
   const noMatchAnswer: Answer<V> = { decision: { best: null, candidates: closest, reason: "no_match" } };
@@ -422,19 +440,10 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   const colourOk = colourAccepts(winner, d);
   const detailOk = !!d && winner.inliers >= DETAIL_MIN_INLIERS && detailAccepts(d);
   // the colour check can favour a pin with little geometric evidence over one with much more (glare
-  // or lighting raise the latter's residual, or the favourite was found on another pin of the photo);
-  // when the favoured pin is not accepted, the pin with the most inliers, unless it is the favourite or
-  // a plausible pin at the favourite's place (one it duelled with), is checked in detail on its own
-  const noMatch = async (): Promise<Answer<V>> => {
-    const g = verified[0];
-    const rival = plausible.find((p) => p.pinId === g?.pinId);
-    if (g?.H && (!rival || (rival !== winner && !probes.samePlace(rival, winner))) && g.inliers >= DETAIL_MIN_INLIERS) {
-      const dg = await probes.detail(g);
-      probes.lap?.("fallback");
-      if (dg && detailAccepts(dg) && !detailVetoes(dg)) return accept(g, 1, dg, input);
-    }
-    return noMatchAnswer;
-  };
+  // or lighting raise the latter's residual, or the favourite was found on another pin of the photo,
+  // or it beat the pin with the most inliers in a duel its colours misjudged): when the favoured pin
+  // is not accepted, the pin with the most inliers is checked in detail on its own
+  const noMatch = async (): Promise<Answer<V>> => (await strongestOnItsOwn(input, probes, winner)) ?? noMatchAnswer;
   if (!colourOk && !detailOk) return noMatch();
   // look-alikes may print another year or team name: each is checked in detail and their differing
   // letters are compared with the photo (a pin that is no look-alike of another has no letters to
