@@ -572,20 +572,42 @@ export class VisualIndex {
    * finds the keypoints of the smaller levels while this thread looks for a blur (about 16 ms), then
    * those of the two largest: when there is none, the same keypoints as `queryOrb`'s, sooner than
    * looking first. When there is one, the photo's levels are dropped and those of the photo with the
-   * blur undone are found instead.
+   * blur undone are found instead. A blur that is only possible is not undone here: it is returned as
+   * `possible`, with the keypoints of the photo as taken (`deblurPossible`).
    */
-  private async photoOrb(cv: CV, gray: Uint8Array, width: number, height: number): Promise<{ orb: OrbResult; seen: Uint8Array; blur: MotionBlur | null }> {
+  private async photoOrb(
+    cv: CV, gray: Uint8Array, width: number, height: number,
+  ): Promise<{ orb: OrbResult; seen: Uint8Array; blur: MotionBlur | null; possible: MotionBlur | null }> {
     if (!this.detailWorker) {
-      const blur = estimateMotionBlur(cv, gray, width, height);
+      const found = estimateMotionBlur(cv, gray, width, height);
+      const blur = found?.possible ? null : found;
       const seen = blur ? deblurGray(cv, gray, width, height, blur) : gray;
-      return { orb: runOrb(cv, seen, width, height, QUERY_ORB), seen, blur };
+      return { orb: runOrb(cv, seen, width, height, QUERY_ORB), seen, blur, possible: found?.possible ? found : null };
     }
     const split = this.splitOrb(this.detailWorker, cv, gray, width, height);
-    const blur = estimateMotionBlur(cv, gray, width, height);
-    if (!blur) return { orb: await split.finish(), seen: gray, blur };
-    const clear = deblurGray(cv, gray, width, height, blur);
+    const found = estimateMotionBlur(cv, gray, width, height);
+    if (!found || found.possible) return { orb: await split.finish(), seen: gray, blur: null, possible: found };
+    const clear = deblurGray(cv, gray, width, height, found);
     await split.remote; // the worker is free for the new photo's levels once it has answered
-    return { orb: await this.queryOrb(cv, clear, width, height), seen: clear, blur };
+    return { orb: await this.queryOrb(cv, clear, width, height), seen: clear, blur: found, possible: null };
+  }
+
+  /**
+   * A possible motion blur (`MotionBlur.possible`) undone once the photo as taken found no pin strongly:
+   * the photo's ORB found again with the blur undone, and the shortlist made again from it. The
+   * stronger of the two shortlists is kept, so that a blur that is not there loses nothing; a sharp
+   * photo whose pin is found strongly is never deblurred. Validation, engine alone: 5 more known photos
+   * named (75.8 -> 77.0%), none lost, the same false matches; public: the same 700 answers.
+   */
+  private async deblurPossible(p: PhotoContext, seen: Uint8Array, shortlist: Shortlisted[], possible: MotionBlur) {
+    const { cv, gray, img } = p;
+    const clear = deblurGray(cv, gray, img.width, img.height, possible);
+    const orb = await this.queryOrb(cv, clear, img.width, img.height);
+    const q: PhotoContext = { ...p, orb, qDesc: asWords(orb.desc), motion: possible };
+    const again = await this.shortlist(q);
+    p.lap("deblur");
+    const strongest = (l: Shortlisted[]) => Math.max(0, ...l.map((s) => s.quick));
+    return strongest(again) > strongest(shortlist) ? { p: q, seen: clear, shortlist: again } : { p, seen, shortlist };
   }
 
   /**
@@ -632,7 +654,7 @@ export class VisualIndex {
     const img = await decodeRGB(photo, QUERY_SIDE, QUERY_SIDE, true);
     lap("decode");
     const gray = toGray(img);
-    const { orb, seen, blur } = await this.photoOrb(cv, gray, img.width, img.height);
+    const { orb, seen: asSeen, blur, possible } = await this.photoOrb(cv, gray, img.width, img.height);
     const qDesc = asWords(orb.desc);
     lap("orb");
     const none: DuelTally<Candidate> = tallyDuels([], [], () => false);
@@ -641,6 +663,8 @@ export class VisualIndex {
     }
     let p: PhotoContext = { cv, img, gray, orb, qDesc, lap, ...(blur ? { motion: blur } : {}) };
     let shortlist = await this.shortlist(p);
+    let seen = asSeen;
+    if (possible && Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) ({ p, seen, shortlist } = await this.deblurPossible(p, seen, shortlist, possible));
     if (Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) {
       const zoomed = await this.zoom(p, seen, shortlist);
       if (zoomed) {
