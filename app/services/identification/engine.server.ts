@@ -606,8 +606,7 @@ export class VisualIndex {
     const q: PhotoContext = { ...p, orb, qDesc: asWords(orb.desc), motion: possible };
     const again = await this.shortlist(q);
     p.lap("deblur");
-    const strongest = (l: Shortlisted[]) => Math.max(0, ...l.map((s) => s.quick));
-    return strongest(again) > strongest(shortlist) ? { p: q, seen: clear, shortlist: again } : { p, seen, shortlist };
+    return strongestQuick(again) > strongestQuick(shortlist) ? { p: q, seen: clear, shortlist: again } : { p, seen, shortlist };
   }
 
   /**
@@ -664,8 +663,8 @@ export class VisualIndex {
     let p: PhotoContext = { cv, img, gray, orb, qDesc, lap, ...(blur ? { motion: blur } : {}) };
     let shortlist = await this.shortlist(p);
     let seen = asSeen;
-    if (possible && Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) ({ p, seen, shortlist } = await this.deblurPossible(p, seen, shortlist, possible));
-    if (Math.max(0, ...shortlist.map((s) => s.quick)) < ZOOM_BELOW) {
+    if (possible && strongestQuick(shortlist) < ZOOM_BELOW) ({ p, seen, shortlist } = await this.deblurPossible(p, seen, shortlist, possible));
+    if (strongestQuick(shortlist) < ZOOM_BELOW) {
       const zoomed = await this.zoom(p, seen, shortlist);
       if (zoomed) {
         p = zoomed;
@@ -803,7 +802,7 @@ export class VisualIndex {
       .slice(0, SHORTLIST_IMAGES)
       .sort((x, y) => x - y) // back in vote order
       .map((k) => ({ ...counted[k], quick: countedQuick[k] }));
-    if (Math.max(0, ...listedImages.map((s) => s.quick)) >= DEEPEN_BELOW) return listedImages;
+    if (strongestQuick(listedImages) >= DEEPEN_BELOW) return listedImages;
     return this.matchStrongest(qDesc, orb.points, listedImages, ranked.slice(0, MOST_VOTED_EXHAUSTIVE));
   }
 
@@ -862,7 +861,7 @@ export class VisualIndex {
    */
   private async verify(p: PhotoContext, shortlist: Shortlisted[], checks: DetailChecks): Promise<Candidate[]> {
     const { cv, img } = p;
-    const bestQuick = Math.max(0, ...shortlist.map((s) => s.quick));
+    const bestQuick = strongestQuick(shortlist);
     // the full-resolution reference of the likely strongest candidate is read (stored decoded, or decoded
     // by sharp off the main thread) while the homographies are fitted, ready for its detail check
     const likely = shortlist.findIndex((s) => s.quick === bestQuick);
@@ -1119,6 +1118,11 @@ export class VisualIndex {
 
 /** The area of a reference's pin (the hull of its silhouette), found once for each entry. */
 const pinAreas = new WeakMap<Entry, number>();
+/** The most quick inliers any image of a shortlist counts. */
+function strongestQuick(shortlist: Shortlisted[]): number {
+  return Math.max(0, ...shortlist.map((s) => s.quick));
+}
+
 function pinArea(e: Entry): number {
   let a = pinAreas.get(e);
   if (a === undefined) {
