@@ -39,6 +39,11 @@ const agrees: DetailResult = {
 };
 /** ... and one of another year of the design: the last digit of a line differs. */
 const otherYear: DetailResult = { ...agrees, wrongLetters: 1, lineEndLetters: 1, notCloseCluster: 3 };
+/**
+ * ... and one where glare or blur left a patch of tiles apart on a small pin whose letters were too
+ * few to compare one by one: it passes for the photo's damage only when its lettering reads as text.
+ */
+const damaged: DetailResult = { ...agrees, mismatch: 0.1, cluster: 5, notClose: 0.45, notCloseCluster: 28, lettersRead: 2 };
 /** ... and one where the pin's design does not show at all. */
 const unlike: DetailResult = { ...agrees, mismatch: 0.6, cluster: 30, median: 0.1, notClose: 0.8, notCloseCluster: 40 };
 
@@ -48,6 +53,10 @@ interface Recorded {
   yearApart?: boolean;
   /** the candidates whose lettering the photo reads otherwise */
   textRefutes?: Set<CandidateEvidence>;
+  /** ... whose lettering it reads as printed */
+  textConfirms?: Set<CandidateEvidence>;
+  /** ... of which it reads a line otherwise, though not surely enough to refute */
+  textDiffers?: Set<CandidateEvidence>;
 }
 
 /** Probes that answer from recordings, and the candidates whose detail check the decision asked for. */
@@ -62,7 +71,11 @@ function recorded(r: Recorded) {
     readLetters: async () => (r.read ? { ...r.read, d: r.details?.get(r.read.v) } : null),
     yearApart: async () => r.yearApart ?? false,
     letterLean: async () => null,
-    textRefutes: async (v) => r.textRefutes?.has(v) ?? false,
+    // each pin prints a line its look-alikes print too, and one of its own (its id)
+    textReads: async (v) => {
+      const own = r.textRefutes?.has(v) ? 'refutes' : r.textConfirms?.has(v) ? 'agrees' : r.textDiffers?.has(v) ? 'otherwise' : 'unsure';
+      return [{ text: 'SHARED', verdict: own === 'agrees' || own === 'otherwise' ? 'agrees' : 'unsure' }, { text: v.pinId, verdict: own }];
+    },
   };
   return { probes, asked };
 }
@@ -155,6 +168,35 @@ describe('decide', () => {
     // ... and a close-up that reads otherwise does not refuse the match made on the whole shot
     const kept = await answer([closeUp, whole, owls], [whole], [], { details, textRefutes: new Set([closeUp]) });
     expect(kept.best?.pinId).toBe('eagles');
+  });
+
+  it('names a pin whose tiles glare left apart when its lettering reads as it prints it', async () => {
+    const eagles = cand('eagles', 80, 17), owls = cand('owls', 15);
+    const details = new Map([[eagles, damaged]]);
+    expect((await answer([eagles, owls], [eagles], [], { details })).reason).toBe('no_match');
+    const read = await answer([eagles, owls], [eagles], [], { details, textConfirms: new Set([eagles]) });
+    expect(read.best?.pinId).toBe('eagles');
+    // ... not when a letter of its lettering refuses it (another year)
+    const year = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, { ...damaged, wrongLetters: 1, lineEndLetters: 1 }]]), textConfirms: new Set([eagles]) });
+    expect(year.reason).toBe('no_match');
+  });
+
+  it('names the one of a family whose lettering the photo reads, when it reads every other otherwise', async () => {
+    const y2018 = cand('owls-2018', 80, 9), y2019 = cand('owls-2019', 78, 9.5), y2020 = cand('owls-2020', 70, 9.6);
+    const ties = [
+      { a: y2018, b: y2019, errA: 10, errB: 10.2, area: 300 },
+      { a: y2018, b: y2020, errA: 10, errB: 10.1, area: 300 },
+    ];
+    const details = new Map([[y2018, agrees], [y2019, agrees], [y2020, agrees]]);
+    const all = [y2018, y2019, y2020];
+    const named = await answer(all, all, ties, { details, textConfirms: new Set([y2019]), textDiffers: new Set([y2018, y2020]) });
+    expect(named.best?.pinId).toBe('owls-2019');
+    // a member whose lines the photo did not read with confidence leaves the choice to the collector
+    const unread = await answer(all, all, ties, { details, textConfirms: new Set([y2019]), textDiffers: new Set([y2018]) });
+    expect(unread.reason).toBe('ambiguous');
+    // ... and so do two members that both read as printed (their lettering is the same)
+    const both = await answer(all, all, ties, { details, textConfirms: new Set([y2019, y2020]), textDiffers: new Set([y2018]) });
+    expect(both.reason).toBe('ambiguous');
   });
 
   it('offers look-alikes the photo cannot tell apart as a family to choose from', async () => {

@@ -10,8 +10,9 @@ import {
   decodeTextLines,
   encodeTextLines,
   findTextLines,
+  lineAgrees,
   lineRefutes,
-  photoRefutes,
+  readPhotoLines,
   roundPin,
   storedLine,
 } from '~/services/identification/text.server';
@@ -46,6 +47,25 @@ describe('lineRefutes', () => {
   });
 });
 
+describe('lineAgrees', () => {
+  it('takes a line read as printed, or with one letter read otherwise or cropped', () => {
+    expect(lineAgrees('2019', read('2019'))).toBe(true);
+    expect(lineAgrees('Stony Brook', read('STONYBROOK', 0.9))).toBe(true);
+    expect(lineAgrees('ASPEN HILL UFOS', read('ASPENHILIUFOS'))).toBe(true);
+    expect(lineAgrees('10U 2012', read('0U2012'))).toBe(true); // the box cropped the first digit
+    expect(lineAgrees('DUKES 13U', read('DUKES I3D'))).toBe(true); // look-alikes
+  });
+
+  it('never takes a digit read otherwise, missing or added, a second letter otherwise, or an unsure reading', () => {
+    expect(lineAgrees('PALM COAST 2022', read('PALM COAST 2023'))).toBe(false);
+    expect(lineAgrees('10U 2024', read('10U 202'))).toBe(false);
+    expect(lineAgrees('GULF COAST', read('GULF COAST 1'))).toBe(false);
+    expect(lineAgrees('2019', read('2018'))).toBe(false);
+    expect(lineAgrees('MANCHESTER', read('MANCHESTFA'))).toBe(false);
+    expect(lineAgrees('EAGLE POINT', read('EAGLE POINT', 0.6))).toBe(false);
+  });
+});
+
 describe('stored lines', () => {
   it('keeps lines read with confidence and two letters or digits, and stores them as they were', () => {
     expect(storedLine(read('2019', 0.95))).toBe(true);
@@ -72,11 +92,12 @@ describe('the OCR models', () => {
     expect(texts).toContain('2019');
     expect(texts).toContain('EAGLES');
     // the photos as aligned onto the reference (identity): the pin, and the same design in 2016
-    expect(await photoRefutes(cv, reference, identity, reference, lines)).toBe(false);
+    const verdicts = async (photo: typeof reference) => (await readPhotoLines(cv, photo, identity, reference, lines)).map((l) => `${l.text.replace(/\s/g, '')} ${l.verdict}`);
+    expect(await verdicts(reference)).toEqual(expect.arrayContaining(['2019 agrees', 'EAGLES agrees']));
     const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2016), 512);
-    expect(await photoRefutes(cv, otherYear, identity, reference, lines)).toBe(true);
+    expect(await verdicts(otherYear)).toContain('2019 refutes');
     const otherTeam = await decodeRGB(await pinArtwork(31, 'RAVENS', 2019), 512);
-    expect(await photoRefutes(cv, otherTeam, identity, reference, lines)).toBe(true);
+    expect(await verdicts(otherTeam)).toContain('EAGLES refutes');
   }, 30_000);
 
   it('reads no line the photo does not cover', async () => {
@@ -85,7 +106,8 @@ describe('the OCR models', () => {
     const lines = await findTextLines(cv, reference);
     const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2016), 512);
     // the photo shifted 400 px to the right: its pixels cover no line of the reference
-    expect(await photoRefutes(cv, otherYear, [1, 0, 400, 0, 1, 0, 0, 0, 1], reference, lines)).toBe(false);
+    const read = await readPhotoLines(cv, otherYear, [1, 0, 400, 0, 1, 0, 0, 0, 1], reference, lines);
+    expect(read.map((l) => l.verdict)).toEqual(lines.map(() => 'unseen'));
   }, 30_000);
 
   it('reads the lettering along a round pin\'s ring, and tells another year printed there', async () => {
@@ -100,9 +122,9 @@ describe('the OCR models', () => {
     const bottom = arc.filter((l) => l.ring?.half === 'bottom').sort((a, b) => a.x - b.x);
     expect(bottom.map((l) => l.text.replace(/\s/g, '')).join('')).toBe('COOPERSTOWN2013');
     // only the ring's lines: the axis-aligned ones would tell the photos apart on their own
-    expect(await photoRefutes(cv, reference, identity, reference, arc)).toBe(false);
+    expect((await readPhotoLines(cv, reference, identity, reference, arc)).map((l) => l.verdict)).toEqual(arc.map(() => 'agrees'));
     const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019, { arc: 'COOPERSTOWN 2015' }), 512);
-    expect(await photoRefutes(cv, otherYear, identity, reference, arc)).toBe(true);
+    expect((await readPhotoLines(cv, otherYear, identity, reference, arc)).map((l) => l.verdict)).toContain('refutes');
   }, 30_000);
 
   it('finds no ring on a pin that is not round', async () => {

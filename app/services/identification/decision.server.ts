@@ -5,6 +5,7 @@
 // `DecisionProbes`, which the engine answers from the photo and a test from recorded results.
 import { matchConfidence, type ConfidenceInputs } from "./confidence.server";
 import type { DetailResult } from "./detail.server";
+import type { LineReading } from "./text.server";
 
 export interface MatchResult {
   /** the named pin, its confidence (50-99) and what that was computed from */
@@ -96,10 +97,10 @@ export interface DecisionProbes<V> {
    */
   letterLean(winner: V, o: V): Promise<{ letters: number; score: number } | null>;
   /**
-   * The photo, warped onto the candidate's reference, reads one of its lines of lettering otherwise
-   * (`photoRefutes` in text.server.ts): another year or team name of the design.
+   * The photo, warped onto the candidate's reference, read on its lines of lettering
+   * (`readPhotoLines` in text.server.ts): how each line reads (`refutes`, `confirms`).
    */
-  textRefutes(v: V): Promise<boolean>;
+  textReads(v: V): Promise<LineReading[]>;
   /** Records the time spent since the last lap under this name (optional). */
   lap?(name: string): void;
 }
@@ -311,6 +312,15 @@ function photoDamage(d: DetailResult): boolean {
   );
 }
 
+/**
+ * The detail check's disagreement may be the photo's own damage when its lettering, read as text,
+ * is the pin's (`textReads`, `confirms`): the pin's design still shows through it, enough textured tiles were
+ * compared, and no letter refuses the pin.
+ */
+function readableDamage(d: DetailResult): boolean {
+  return d.mismatch <= DETAIL_VETO_SHARE && d.tiles >= DETAIL_MIN_TILES && !lettersRefuse(d);
+}
+
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
 function highlighted(d: DetailResult): boolean {
   return d.highlights >= HIGHLIGHT_SHARE && d.highlights <= HIGHLIGHT_SHARE_MAX;
@@ -379,16 +389,51 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
   // first among the suggestions. The lines read are those of the reference the cascade accepted (a
   // pin with two references may be named on either). Validation, engine alone: 5 of the 14
   // near-duplicates named and a novel pin refused, no right pin (README, "Reading the lettering")
-  if (named && (await probes.textRefutes(named))) {
+  if (named && refutes(await probes.textReads(named))) {
     // ... unless the pin with the most inliers is another pin that passes its detail check and whose
     // own lettering does not read otherwise: the photo reads "STONY BROOK" where the duels' favourite
     // prints "FOX HOLLOW", and the pin found most strongly prints "STONY BROOK"
     const other = await strongestOnItsOwn(input, probes, named);
-    if (other?.named && !(await probes.textRefutes(other.named))) return other.decision;
+    if (other?.named && !refutes(await probes.textReads(other.named))) return other.decision;
     const suggestions = decision.candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
     return { best: null, candidates: suggestions, reason: "no_match" };
   }
+  if (decision.reason === "ambiguous" && decision.family) return (await familyByText(input, probes, decision.family)) ?? decision;
   return decision;
+}
+
+/**
+ * One of a family offered whose own lines (those not every other member prints: its year, or its age
+ * group) the photo reads as it prints them, when it reads another member's own lines otherwise, for
+ * every other member: named if its detail agrees. The lines the members share tell nothing.
+ */
+async function familyByText<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, family: string[]): Promise<Decision | null> {
+  const members = family.map((id) => input.scored.ordered.find((v) => v.pinId === id) ?? input.verified.find((v) => v.pinId === id));
+  if (members.some((v) => !v)) return null;
+  const reads = await Promise.all((members as V[]).map(async (v) => ({ v, lines: await probes.textReads(v) })));
+  const key = (text: string) => text.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+  const own = (r: (typeof reads)[number]) => r.lines.filter((l) => !reads.every((o) => o === r || o.lines.some((m) => key(m.text) === key(l.text))));
+  const confirmed = reads.filter((r) => confirms(own(r)));
+  if (confirmed.length !== 1 || !reads.every((r) => r === confirmed[0] || differs(own(r)))) return null;
+  const v = confirmed[0].v;
+  if (v.inliers < DETAIL_MIN_INLIERS) return null;
+  const d = await probes.detail(v);
+  return d && detailAccepts(d) && !detailVetoes(d) ? accept(v, 1, d, input).decision : null;
+}
+
+/** A line of the reading refutes the pin (`lineRefutes`: another year or team name). */
+function refutes(lines: LineReading[]): boolean {
+  return lines.some((l) => l.verdict === "refutes");
+}
+
+/** A line reads otherwise with confidence, or refutes the pin. */
+function differs(lines: LineReading[]): boolean {
+  return lines.some((l) => l.verdict === "refutes" || l.verdict === "otherwise");
+}
+
+/** At least one line reads as the reference prints it, and none reads otherwise with confidence. */
+function confirms(lines: LineReading[]): boolean {
+  return lines.some((l) => l.verdict === "agrees") && !differs(lines);
 }
 
 /**
@@ -470,7 +515,7 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   // likely another team name or year of the same design, which is not in the catalogue; unless the
   // colours agree, the disagreement is spread over the pin and its lettering was read and agrees
   // (`photoDamage`): it is then the photo's own (glare, blur, a spinner), not another name or year
-  if (d && detailVetoes(d) && !(colourOk && photoDamage(d))) return lettersOrNoMatch();
+  if (d && detailVetoes(d) && !(colourOk && (photoDamage(d) || (readableDamage(d) && confirms(await probes.textReads(winner)))))) return lettersOrNoMatch();
   // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
   // same design: the references align) that differs from it in a year or an age group was found at
   // its place: between years of one design, it may be the digit that tells them apart. A look-alike

@@ -56,7 +56,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { photoRefutes, warmTextReader, type TextLine } from "./text.server";
+import { readPhotoLines, warmTextReader, type LineReading, type TextLine } from "./text.server";
 import { APPEARANCE_DIM, closestWindows, photoAppearance, warmAppearance } from "./appearance.server";
 import { fitPinHomography, hullArea, inlierTargets, invert3, leftoverPairs, quickFit, type Correspondences, type PinFit, type QuickFit } from "./geometry.server";
 import { compareAligned, overlapShare, pairwise, readLetters, ReferencePairs, thumbnail, type Aligned, type Checked, type Thumb } from "./compare.server";
@@ -676,22 +676,22 @@ export class VisualIndex {
     const verified = await this.verify(p, shortlist, checks);
     // the lettering of a candidate read as text, once a photo; the strongest candidate's is read now,
     // by the recogniser's own thread, while this thread compares colours and the worker checks detail
-    const reads = new Map<Entry, Promise<boolean>>();
-    const textRefutes = (v: Candidate): Promise<boolean> => {
+    const reads = new Map<Entry, Promise<LineReading[]>>();
+    const textReading = (v: Candidate): Promise<LineReading[]> => {
       let read = reads.get(v.e);
       if (!read) {
-        read = v.H ? photoRefutes(cv, p.img, v.H, v.e, v.e.text).catch(() => false) : Promise.resolve(false);
+        read = v.H ? readPhotoLines(cv, p.img, v.H, v.e, v.e.text).catch(() => []) : Promise.resolve([]);
         reads.set(v.e, read);
       }
       return read;
     };
-    if (verified[0] && verified[0].inliers >= DETAIL_MIN_INLIERS) void textRefutes(verified[0]);
+    if (verified[0] && verified[0].inliers >= DETAIL_MIN_INLIERS) void textReading(verified[0]);
     const { candidates, plausible, duels } = await this.compareDetails(p, verified, checks);
     const samePlace = (a: Candidate, b: Candidate) => overlapShare(a.al as Aligned, b.al as Aligned) >= SAME_PLACE_SHARE;
     const tally = tallyDuels(plausible, duels, samePlace);
     lap("fine");
     const scored = score(candidates, tally, limit);
-    let decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textRefutes));
+    let decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textReading));
     if (decision.reason === "no_match") {
       // the pins of closest appearance, for its suggestions: looked for only now, since looking at
       // once when the shortlist is weak (on onnxruntime's thread) slowed every such photo on 2 cores
@@ -965,7 +965,7 @@ export class VisualIndex {
     scored: Scored<Candidate>,
     checks: DetailChecks,
     samePlace: (a: Candidate, b: Candidate) => boolean,
-    textRefutes: (v: Candidate) => Promise<boolean>,
+    textReading: (v: Candidate) => Promise<LineReading[]>,
   ): DecisionProbes<Candidate> {
     const { cv } = p;
     const { plausible } = tally;
@@ -998,10 +998,10 @@ export class VisualIndex {
         const [refA, refB] = await Promise.all([this.detailOf(a.e), this.detailOf(b.e)]);
         return !refA || !refB || lettersUnlike(cv, refA, refB, hBA) <= YEAR_LETTERS;
       },
-      textRefutes: async (v) => {
-        const refutes = await textRefutes(v);
+      textReads: async (v) => {
+        const reading = await textReading(v);
         p.lap("text");
-        return refutes;
+        return reading;
       },
       letterLean: async (w, o) => {
         const checked = checks.checkedOf(w);

@@ -286,16 +286,18 @@ export async function readLine(cv: CV, data: Uint8Array, W: number, H: number, b
 const LOOK_ALIKE: Record<string, string> = { O: "0", Q: "0", D: "0", U: "0", I: "1", L: "1", J: "1", T: "1", S: "5", B: "8", Z: "2", G: "6", C: "6" };
 
 /** The letters and digits of a reading, upper case, look-alikes folded, with each one's probability. */
-function folded(text: string, probs?: number[]): { s: string; p: number[] } {
+function folded(text: string, probs?: number[]): { s: string; p: number[]; raw: string[] } {
   let s = "";
   const p: number[] = [];
+  const raw: string[] = [];
   [...text].forEach((ch, i) => {
     const u = ch.toUpperCase();
     if (!/[A-Z0-9]/.test(u)) return;
     s += LOOK_ALIKE[u] ?? u;
     p.push(probs?.[i] ?? 1);
+    raw.push(u);
   });
-  return { s, p };
+  return { s, p, raw };
 }
 
 /** The substitutions of the cheapest alignment of `a` onto `b` (Levenshtein): a's character, b's, b's probability. */
@@ -457,12 +459,58 @@ export function decodeTextLines(bytes: Uint8Array): TextLine[] {
 }
 
 /**
- * The photo (RGB) warped onto a reference by H (photo -> reference) reads one of the reference's lines
- * otherwise (`lineRefutes`). Only lines the photo covers (LINE_MIN_COVER of their box) are read; a
- * line along a ring is read on the warped photo's ring unrolled as the reference's was.
+ * The photo's reading of one of a reference's lines: as printed (`agrees`, `lineAgrees`), otherwise with
+ * near certainty (`refutes`, `lineRefutes`), otherwise with confidence but not certainty (`otherwise`),
+ * not surely read (`unsure`), or not read (`unseen`: not covered by the photo, or after a line that refutes).
  */
-export async function photoRefutes(cv: CV, photo: RawImage, H: number[], frame: { width: number; height: number }, lines: TextLine[]): Promise<boolean> {
-  if (lines.length === 0 || !(await usable())) return false;
+export interface LineReading {
+  text: string;
+  verdict: "agrees" | "refutes" | "otherwise" | "unsure" | "unseen";
+}
+
+/**
+ * The photo's reading of a reference's line is the reference's: read with confidence, and its letters
+ * and digits those of the line, but for one (a long line: glare or blur on a letter, or a character
+ * missing where the box is cropped).
+ */
+export function lineAgrees(line: string, read: LineRead): boolean {
+  const ref = folded(line);
+  const got = folded(read.text, read.probs);
+  if (meanProb(read) < READ_MIN_CONFIDENCE || got.s.length < 2) return false;
+  if (got.s === ref.s) return true;
+  if (ref.s.length < AGREE_SLACK_FROM) return false;
+  const edits = editsOf(ref.s, got.s);
+  if (edits === null) return false;
+  // a digit of the line read otherwise or missing (but for the first, where a box is cropped), or one
+  // read where the line has none: another year or age group
+  const isDigit = (ch: string | undefined) => !!ch && /[0-9]/.test(ch);
+  return edits.every(([i, j]) => (i < 0 ? !isDigit(got.raw[j]) : !isDigit(ref.raw[i]) || (j < 0 && i === 0)));
+}
+// a line of this many letters and digits or more agrees with one of them read otherwise
+const AGREE_SLACK_FROM = 6;
+
+/**
+ * The one edit (Levenshtein) that turns `a` into `b`, as [index in a, index in b] with -1 for a
+ * character missing in b or added to it: [] when they are equal, null when more than one is needed.
+ */
+function editsOf(a: string, b: string): [number, number][] | null {
+  if (Math.abs(a.length - b.length) > 1) return null;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === a.length && i === b.length) return [];
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1) ? [[i, i]] : null;
+  if (a.length > b.length) return a.slice(i + 1) === b.slice(i) ? [[i, -1]] : null;
+  return a.slice(i) === b.slice(i + 1) ? [[-1, i]] : null;
+}
+
+/**
+ * The photo (RGB) warped onto a reference by H (photo -> reference) read on each of the reference's
+ * lines (`LineReading`), up to the first that refutes it. Only lines the photo covers (LINE_MIN_COVER
+ * of their box) are read; a line along a ring is read on the warped photo's ring unrolled as the
+ * reference's was. None when the OCR runtime cannot load.
+ */
+export async function readPhotoLines(cv: CV, photo: RawImage, H: number[], frame: { width: number; height: number }, lines: TextLine[]): Promise<LineReading[]> {
+  if (lines.length === 0 || !(await usable())) return [];
   const { width: W, height: Hh } = frame;
   const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, H, W, Hh, "cover");
   const whole = { data: warped.pixels, cover: warped.nearest as Uint8Array, width: W, height: Hh };
@@ -479,6 +527,7 @@ export async function photoRefutes(cv: CV, photo: RawImage, H: number[], frame: 
     }
     return halves[ring.half];
   };
+  const out: LineReading[] = [];
   for (const line of lines) {
     const on = line.ring ? unrolled(line.ring) : whole;
     let covered = 0;
@@ -486,9 +535,17 @@ export async function photoRefutes(cv: CV, photo: RawImage, H: number[], frame: 
     for (let y = Math.max(0, Math.floor(line.y)); y < Math.min(on.height, line.y + line.h); y++) {
       for (let x = Math.max(0, Math.floor(line.x)); x < Math.min(on.width, line.x + line.w); x++, count++) if (on.cover[y * on.width + x]) covered++;
     }
-    if (covered < LINE_MIN_COVER * count || count === 0) continue;
+    if (covered < LINE_MIN_COVER * count || count === 0) {
+      out.push({ text: line.text, verdict: "unseen" });
+      continue;
+    }
     const read = await readLine(cv, on.data, on.width, on.height, line);
-    if (lineRefutes(line.text, read)) return true;
+    if (lineRefutes(line.text, read)) {
+      // the lines after it are not read
+      out.push({ text: line.text, verdict: "refutes" }, ...lines.slice(lines.indexOf(line) + 1).map((l) => ({ text: l.text, verdict: "unseen" as const })));
+      break;
+    }
+    out.push({ text: line.text, verdict: lineAgrees(line.text, read) ? "agrees" : meanProb(read) >= READ_MIN_CONFIDENCE ? "otherwise" : "unsure" });
   }
-  return false;
+  return out;
 }
