@@ -181,6 +181,16 @@ describe('decide', () => {
     expect(year.reason).toBe('no_match');
   });
 
+  it('names a pin refused for one letter at a line\'s end when every line of its lettering reads as printed', async () => {
+    // the letter boxes took a mark of the artwork beside the year for a digit that differs
+    const eagles = cand('eagles', 90, 8), owls = cand('owls', 14);
+    const details = new Map([[eagles, otherYear]]);
+    expect((await answer([eagles, owls], [eagles], [], { details, textConfirms: new Set([eagles]) })).best?.pinId).toBe('eagles');
+    // ... not when a line was not surely read (the year may be the one)
+    expect((await answer([eagles, owls], [eagles], [], { details, textDiffers: new Set([eagles]) })).reason).toBe('no_match');
+    expect((await answer([eagles, owls], [eagles], [], { details })).reason).toBe('no_match');
+  });
+
   it('names the one of a family whose lettering the photo reads, when it reads every other otherwise', async () => {
     const y2018 = cand('owls-2018', 80, 9), y2019 = cand('owls-2019', 78, 9.5), y2020 = cand('owls-2020', 70, 9.6);
     const ties = [

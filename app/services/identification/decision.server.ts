@@ -321,6 +321,15 @@ function readableDamage(d: DetailResult): boolean {
   return d.mismatch <= DETAIL_VETO_SHARE && d.tiles >= DETAIL_MIN_TILES && !lettersRefuse(d);
 }
 
+/**
+ * The detail check refuses the pin for one letter alone, at a line's end (where a year's digit is),
+ * and agrees elsewhere: another year, or a speck, a dangler's shadow or a mark of the artwork that the
+ * letter boxes took for lettering. The reading as text tells (`readsWhole`).
+ */
+function oneLineEndLetter(d: DetailResult): boolean {
+  return d.wrongLetters === 1 && d.lineEndLetters === 1 && d.notClose <= DETAIL_VETO_SHARE && d.notCloseCluster <= DETAIL_VETO_CLUSTER;
+}
+
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
 function highlighted(d: DetailResult): boolean {
   return d.highlights >= HIGHLIGHT_SHARE && d.highlights <= HIGHLIGHT_SHARE_MAX;
@@ -431,6 +440,12 @@ function differs(lines: LineReading[]): boolean {
   return lines.some((l) => l.verdict === "refutes" || l.verdict === "otherwise");
 }
 
+/** Every line of the reference, READS_WHOLE_MIN or more, was read as it prints it. */
+function readsWhole(lines: LineReading[]): boolean {
+  return lines.length >= READS_WHOLE_MIN && lines.every((l) => l.verdict === "agrees");
+}
+const READS_WHOLE_MIN = 2;
+
 /** At least one line reads as the reference prints it, and none reads otherwise with confidence. */
 function confirms(lines: LineReading[]): boolean {
   return lines.some((l) => l.verdict === "agrees") && !differs(lines);
@@ -515,7 +530,10 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   // likely another team name or year of the same design, which is not in the catalogue; unless the
   // colours agree, the disagreement is spread over the pin and its lettering was read and agrees
   // (`photoDamage`): it is then the photo's own (glare, blur, a spinner), not another name or year
-  if (d && detailVetoes(d) && !(colourOk && (photoDamage(d) || (readableDamage(d) && confirms(await probes.textReads(winner)))))) return lettersOrNoMatch();
+  if (d && detailVetoes(d)) {
+    const damage = colourOk && (photoDamage(d) || (readableDamage(d) && confirms(await probes.textReads(winner))));
+    if (!damage && !(oneLineEndLetter(d) && readsWhole(await probes.textReads(winner)))) return lettersOrNoMatch();
+  }
   // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
   // same design: the references align) that differs from it in a year or an age group was found at
   // its place: between years of one design, it may be the digit that tells them apart. A look-alike
