@@ -252,6 +252,21 @@ describe('decide', () => {
     expect(refused.reason).toBe('no_match');
   });
 
+  it('names the pin with the most inliers on its colours when blur left its detail short of agreeing', async () => {
+    // a smeared photo: the duels favoured a pin of another design; the strongest pin's colours agree and
+    // its tiles mostly do, with a patch of six apart where the smear crossed its lettering
+    const strongest = cand('willow-springs', 70, 26), favourite = cand('fox-hollow', 53, 19);
+    const duel = { a: strongest, b: favourite, errA: 25, errB: 18, area: 300 };
+    const details = new Map([[favourite, unlike], [strongest, { ...agrees, mismatch: 0.1, cluster: 6, notCloseCluster: 9 }]]);
+    const result = await answer([strongest, favourite], [strongest, favourite], [duel], { details });
+    expect(result.best?.pinId).toBe('willow-springs');
+    // ... and not when its colours do not agree either
+    const off = cand('willow-springs', 70, 40);
+    const offDuel = { ...duel, a: off };
+    const refused = await answer([off, favourite], [off, favourite], [offDuel], { details: new Map([[favourite, unlike], [off, details.get(strongest)!]]) });
+    expect(refused.reason).toBe('no_match');
+  });
+
   it('names the pin with the most inliers when the named pin reads otherwise and its own lettering does not', async () => {
     // the duels favoured "Fox Hollow Royals", whose colours and detail agree; the photo reads "STONY BROOK",
     // which the pin found with the most inliers prints

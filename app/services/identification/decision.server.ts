@@ -453,15 +453,31 @@ function confirms(lines: LineReading[]): boolean {
 
 /**
  * The pin with the most inliers, checked in detail on its own once the pin `refused` is not named: it is
- * named when its detail agrees tile by tile and nothing vetoes it. Null when it is `refused`'s pin, has
- * no homography or too few inliers for a detail check, or its detail does not agree.
+ * named when its colours or its detail agree, as the favourite's must, and nothing vetoes it (or the
+ * veto is the photo's own damage: `vetoWaived`). Null when it is `refused`'s pin, has no homography or
+ * too few inliers for a detail check, or its evidence falls short.
  */
 async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, refused: V): Promise<Answer<V> | null> {
   const g = input.verified[0];
   if (!g?.H || g.pinId === refused.pinId || g.inliers < DETAIL_MIN_INLIERS) return null;
   const dg = await probes.detail(g);
   probes.lap?.("fallback");
-  return dg && detailAccepts(dg) && !detailVetoes(dg) ? accept(g, 1, dg, input) : null;
+  if (!dg) return null;
+  const colourOk = colourAccepts(g, dg);
+  if (!detailAccepts(dg) && !colourOk) return null;
+  return !detailVetoes(dg) || (await vetoWaived(g, dg, colourOk, probes)) ? accept(g, 1, dg, input) : null;
+}
+
+/**
+ * The detail check's veto of `v` is the photo's own damage, not another team name or year: spread
+ * over the pin while its colours agree and its lettering was compared letter by letter
+ * (`photoDamage`) or reads as printed (`readableDamage`, `confirms`), or one letter at a line's end
+ * when every line reads as printed (`oneLineEndLetter`, `readsWhole`).
+ */
+async function vetoWaived<V extends CandidateEvidence>(v: V, d: DetailResult, colourOk: boolean, probes: DecisionProbes<V>): Promise<boolean> {
+  if (colourOk && photoDamage(d)) return true;
+  if (colourOk && readableDamage(d) && confirms(await probes.textReads(v))) return true;
+  return oneLineEndLetter(d) && readsWhole(await probes.textReads(v));
 }
 
 /**
@@ -530,10 +546,7 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   // likely another team name or year of the same design, which is not in the catalogue; unless the
   // colours agree, the disagreement is spread over the pin and its lettering was read and agrees
   // (`photoDamage`): it is then the photo's own (glare, blur, a spinner), not another name or year
-  if (d && detailVetoes(d)) {
-    const damage = colourOk && (photoDamage(d) || (readableDamage(d) && confirms(await probes.textReads(winner))));
-    if (!damage && !(oneLineEndLetter(d) && readsWhole(await probes.textReads(winner)))) return lettersOrNoMatch();
-  }
+  if (d && detailVetoes(d) && !(await vetoWaived(winner, d, colourOk, probes))) return lettersOrNoMatch();
   // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
   // same design: the references align) that differs from it in a year or an age group was found at
   // its place: between years of one design, it may be the digit that tells them apart. A look-alike
