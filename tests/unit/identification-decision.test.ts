@@ -17,6 +17,7 @@ import {
 import { CONFIDENCE_FEATURES, matchProbability } from '~/services/identification/confidence.server';
 import confidenceModel from '~/services/identification/confidence-model.json';
 import type { DetailResult } from '~/services/identification/detail.server';
+import type { LineReading } from '~/services/identification/text.server';
 
 const H = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
@@ -33,12 +34,13 @@ const agrees: DetailResult = {
   notCloseCluster: 1,
   wrongLetters: 0,
   lineEndLetters: 0,
+  lineEndBoxes: [],
   lettersRead: 12,
   sigma: 1,
   highlights: 0,
 };
 /** ... and one of another year of the design: the last digit of a line differs. */
-const otherYear: DetailResult = { ...agrees, wrongLetters: 1, lineEndLetters: 1, notCloseCluster: 3 };
+const otherYear: DetailResult = { ...agrees, wrongLetters: 1, lineEndLetters: 1, lineEndBoxes: [[200, 300, 14, 30]], notCloseCluster: 3 };
 /**
  * ... and one where glare or blur left a patch of tiles apart on a small pin whose letters were too
  * few to compare one by one: it passes for the photo's damage only when its lettering reads as text.
@@ -74,7 +76,8 @@ function recorded(r: Recorded) {
     // each pin prints a line its look-alikes print too, and one of its own (its id)
     textReads: async (v) => {
       const own = r.textRefutes?.has(v) ? 'refutes' : r.textConfirms?.has(v) ? 'agrees' : r.textDiffers?.has(v) ? 'otherwise' : 'unsure';
-      return [{ text: 'SHARED', verdict: own === 'agrees' || own === 'otherwise' ? 'agrees' : 'unsure' }, { text: v.pinId, verdict: own }];
+      const shared = own === 'agrees' || own === 'otherwise' ? 'agrees' : 'unsure';
+      return [{ text: 'SHARED', verdict: shared, same: shared === 'agrees' }, { text: v.pinId, verdict: own, same: own === 'agrees' }];
     },
   };
   return { probes, asked };
@@ -189,6 +192,26 @@ describe('decide', () => {
     // ... not when a line was not surely read (the year may be the one)
     expect((await answer([eagles, owls], [eagles], [], { details, textDiffers: new Set([eagles]) })).reason).toBe('no_match');
     expect((await answer([eagles, owls], [eagles], [], { details })).reason).toBe('no_match');
+  });
+
+  it('names a pin refused for one letter at a line\'s end when that line reads letter for letter as printed', async () => {
+    // the year "20" reads "20", not surely (0.65), and the other lines are not read at all
+    const eagles = cand('eagles', 90, 8), owls = cand('owls', 14);
+    const details = new Map([[eagles, otherYear]]);
+    const reading = (same: boolean, box: [number, number, number, number]): LineReading[] => [
+      { text: 'EAGLES', verdict: 'unsure', same: false, box: [100, 60, 300, 40] },
+      { text: '20', verdict: 'unsure', same, box },
+    ];
+    const probes = (lines: LineReading[]) => ({ ...recorded({ details }).probes, textReads: async () => lines });
+    const decideWith = async (lines: LineReading[]) => {
+      const tally = tallyDuels([eagles], [], () => true);
+      return decide({ verified: [eagles, owls], tally, scored: score([eagles, owls], tally, 5), limit: 5 }, probes(lines));
+    };
+    // the differing glyph's box is [200, 300, 14, 30]
+    expect((await decideWith(reading(true, [180, 290, 70, 50]))).best?.pinId).toBe('eagles');
+    expect((await decideWith(reading(false, [180, 290, 70, 50]))).reason).toBe('no_match');
+    // ... a line read as printed elsewhere on the pin says nothing of the glyph
+    expect((await decideWith(reading(true, [300, 290, 70, 50]))).reason).toBe('no_match');
   });
 
   it('names the one of a family whose lettering the photo reads, when it reads every other otherwise', async () => {

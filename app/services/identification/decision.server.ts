@@ -372,8 +372,14 @@ function confidenceInputs<V extends CandidateEvidence>(v: V, margin: number, d: 
     colour: (v.resid ?? 99) / Math.max(1, allowedResid(v.inliers)),
     margin,
     runnerUp: runnerUp / Math.max(1, v.inliers),
-    ...(d ? { detail: d } : {}),
+    ...(d ? { detail: storedDetail(d) } : {}),
   };
+}
+
+/** A detail check as the answer's evidence stores it: the differing letters' boxes left out. */
+function storedDetail(d: DetailResult): Omit<DetailResult, "lineEndBoxes"> {
+  const { lineEndBoxes: _boxes, ...stored } = d;
+  return stored;
 }
 
 export interface DecisionInput<V> {
@@ -477,7 +483,17 @@ async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInp
 async function vetoWaived<V extends CandidateEvidence>(v: V, d: DetailResult, colourOk: boolean, probes: DecisionProbes<V>): Promise<boolean> {
   if (colourOk && photoDamage(d)) return true;
   if (colourOk && readableDamage(d) && confirms(await probes.textReads(v))) return true;
-  return oneLineEndLetter(d) && readsWhole(await probes.textReads(v));
+  if (!oneLineEndLetter(d)) return false;
+  const lines = await probes.textReads(v);
+  return readsWhole(lines) || d.lineEndBoxes.every((g) => lines.some((l) => l.same && boxHolds(l.box, g)));
+}
+
+/** A line's box holds a glyph's centre. */
+function boxHolds(box: LineReading["box"], [x, y, w, h]: number[]): boolean {
+  if (!box) return false;
+  const [bx, by, bw, bh] = box;
+  const cx = x + w / 2, cy = y + h / 2;
+  return cx >= bx && cx <= bx + bw && cy >= by && cy <= by + bh;
 }
 
 /**

@@ -77,6 +77,8 @@ export interface DetailResult {
   wrongLetters: number;
   /** those of them that are among the last two glyphs of their line on the reference (where a year's digits are) */
   lineEndLetters: number;
+  /** ... their boxes on the reference, [x, y, w, h] */
+  lineEndBoxes: number[][];
   /** the reference's clear letters and digits that were compared with the photo (seen, not glare) */
   lettersRead: number;
   /** blur (sigma) that made the reference look most like the photo */
@@ -562,7 +564,7 @@ export function detailCheck(
   }
   const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, lettersRead: 0, highlights };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, lineEndBoxes: [], lettersRead: 0, highlights };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
@@ -577,7 +579,8 @@ export function detailCheck(
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
     wrongLetters: letters.wrong,
-    lineEndLetters: letters.lineEnd,
+    lineEndLetters: letters.lineEnd.length,
+    lineEndBoxes: letters.lineEnd,
     lettersRead: letters.read,
     highlights,
   };
@@ -863,7 +866,7 @@ function wrongLetters(
   turned: Map<HangingPart, Uint8Array>,
   alt?: SecondMotion,
   tinted?: Channel,
-): { wrong: number; lineEnd: number; read: number } {
+): { wrong: number; lineEnd: number[][]; read: number } {
   const W = ref.width, H = ref.height;
   const letters: Letter[] = [];
   for (const glyph of ref.glyphs) {
@@ -898,7 +901,8 @@ function wrongLetters(
   const lines = glyphLines(ref.glyphs);
   alignRows(W, H, letters, lines);
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
-  let wrong = 0, lineEnd = 0;
+  let wrong = 0;
+  const lineEnd: number[][] = [];
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
     if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters, lines))) continue;
@@ -910,7 +914,7 @@ function wrongLetters(
     const swung = part && turned.get(part);
     if (swung && boxNcc(swung, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
     wrong++;
-    if (atLineEnd(l.glyph, lines)) lineEnd++;
+    if (atLineEnd(l.glyph, lines)) lineEnd.push(l.glyph.slice(0, 4));
   }
   return { wrong, lineEnd, read: letters.length };
 }

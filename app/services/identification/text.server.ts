@@ -466,6 +466,10 @@ export function decodeTextLines(bytes: Uint8Array): TextLine[] {
 export interface LineReading {
   text: string;
   verdict: "agrees" | "refutes" | "otherwise" | "unsure" | "unseen";
+  /** the line's box on the reference, for a line that is not along a ring */
+  box?: [number, number, number, number];
+  /** read letter for letter as printed (look-alikes folded), though perhaps not surely (LOOSE_READ_MIN) */
+  same: boolean;
 }
 
 /**
@@ -486,6 +490,9 @@ export function lineAgrees(line: string, read: LineRead): boolean {
   const isDigit = (ch: string | undefined) => !!ch && /[0-9]/.test(ch);
   return edits.every(([i, j]) => (i < 0 ? !isDigit(got.raw[j]) : !isDigit(ref.raw[i]) || (j < 0 && i === 0)));
 }
+// a line read letter for letter as printed with this confidence, short of READ_MIN_CONFIDENCE, still
+// says that a letter of it the detail check found otherwise is the pin's (`same`)
+const LOOSE_READ_MIN = 0.6;
 // a line of this many letters and digits or more agrees with one of them read otherwise
 const AGREE_SLACK_FROM = 6;
 
@@ -535,17 +542,19 @@ export async function readPhotoLines(cv: CV, photo: RawImage, H: number[], frame
     for (let y = Math.max(0, Math.floor(line.y)); y < Math.min(on.height, line.y + line.h); y++) {
       for (let x = Math.max(0, Math.floor(line.x)); x < Math.min(on.width, line.x + line.w); x++, count++) if (on.cover[y * on.width + x]) covered++;
     }
+    const seen = { text: line.text, ...(line.ring ? {} : { box: [line.x, line.y, line.w, line.h] as LineReading["box"] }) };
     if (covered < LINE_MIN_COVER * count || count === 0) {
-      out.push({ text: line.text, verdict: "unseen" });
+      out.push({ ...seen, verdict: "unseen", same: false });
       continue;
     }
     const read = await readLine(cv, on.data, on.width, on.height, line);
     if (lineRefutes(line.text, read)) {
       // the lines after it are not read
-      out.push({ text: line.text, verdict: "refutes" }, ...lines.slice(lines.indexOf(line) + 1).map((l) => ({ text: l.text, verdict: "unseen" as const })));
+      out.push({ ...seen, verdict: "refutes", same: false }, ...lines.slice(lines.indexOf(line) + 1).map((l) => ({ text: l.text, verdict: "unseen" as const, same: false })));
       break;
     }
-    out.push({ text: line.text, verdict: lineAgrees(line.text, read) ? "agrees" : meanProb(read) >= READ_MIN_CONFIDENCE ? "otherwise" : "unsure" });
+    const verdict = lineAgrees(line.text, read) ? "agrees" : meanProb(read) >= READ_MIN_CONFIDENCE ? "otherwise" : "unsure";
+    out.push({ ...seen, verdict, same: meanProb(read) >= LOOSE_READ_MIN && folded(read.text).s === folded(line.text).s });
   }
   return out;
 }
