@@ -34,13 +34,13 @@ const agrees: DetailResult = {
   notCloseCluster: 1,
   wrongLetters: 0,
   lineEndLetters: 0,
-  lineEndBoxes: [],
+  wrongBoxes: [],
   lettersRead: 12,
   sigma: 1,
   highlights: 0,
 };
 /** ... and one of another year of the design: the last digit of a line differs. */
-const otherYear: DetailResult = { ...agrees, wrongLetters: 1, lineEndLetters: 1, lineEndBoxes: [[200, 300, 14, 30]], notCloseCluster: 3 };
+const otherYear: DetailResult = { ...agrees, wrongLetters: 1, lineEndLetters: 1, wrongBoxes: [[200, 300, 14, 30]], notCloseCluster: 3 };
 /**
  * ... and one where glare or blur left a patch of tiles apart on a small pin whose letters were too
  * few to compare one by one: it passes for the photo's damage only when its lettering reads as text.
@@ -179,8 +179,9 @@ describe('decide', () => {
     expect((await answer([eagles, owls], [eagles], [], { details })).reason).toBe('no_match');
     const read = await answer([eagles, owls], [eagles], [], { details, textConfirms: new Set([eagles]) });
     expect(read.best?.pinId).toBe('eagles');
-    // ... not when a letter of its lettering refuses it (another year)
-    const year = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, { ...damaged, wrongLetters: 1, lineEndLetters: 1 }]]), textConfirms: new Set([eagles]) });
+    // ... not when letters of its lettering refuse it (two digits of another year, in a line that was not read)
+    const otherDigits = { ...damaged, wrongLetters: 2, lineEndLetters: 2, wrongBoxes: [[200, 300, 14, 30], [215, 300, 14, 30]] };
+    const year = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, otherDigits]]), textConfirms: new Set([eagles]) });
     expect(year.reason).toBe('no_match');
   });
 
@@ -212,6 +213,24 @@ describe('decide', () => {
     expect((await decideWith(reading(false, [180, 290, 70, 50]))).reason).toBe('no_match');
     // ... a line read as printed elsewhere on the pin says nothing of the glyph
     expect((await decideWith(reading(true, [300, 290, 70, 50]))).reason).toBe('no_match');
+  });
+
+  it('names a pin whose differing letters all lie in a line read as printed, glare over its tiles', async () => {
+    // glare over "GUAM 2021": its 2 and 1 differ letter by letter and a patch of tiles is apart, but the
+    // line reads "GUAM 2021" and the pin's colours agree
+    const guam = cand('guam', 140, 13), owls = cand('owls', 14);
+    const glared: DetailResult = { ...damaged, lettersRead: 22, wrongLetters: 2, lineEndLetters: 2, wrongBoxes: [[290, 65, 10, 22], [305, 66, 7, 21]] };
+    const lines = (year: LineReading['verdict']): LineReading[] => [
+      { text: 'STINGRAYS', verdict: 'agrees', same: true, box: [190, 260, 130, 32] },
+      { text: 'GUAM 2021', verdict: year, same: year === 'agrees', box: [198, 63, 118, 28] },
+    ];
+    const decideWith = async (reading: LineReading[]) => {
+      const tally = tallyDuels([guam], [], () => true);
+      const probes = { ...recorded({ details: new Map([[guam, glared]]) }).probes, textReads: async () => reading };
+      return decide({ verified: [guam, owls], tally, scored: score([guam, owls], tally, 5), limit: 5 }, probes);
+    };
+    expect((await decideWith(lines('agrees'))).best?.pinId).toBe('guam');
+    expect((await decideWith(lines('unsure'))).reason).toBe('no_match');
   });
 
   it('names the one of a family whose lettering the photo reads, when it reads every other otherwise', async () => {

@@ -281,7 +281,12 @@ export function detailAccepts(d: DetailResult): boolean {
  * differ: a digit at the end of a line (another year), or several (another name).
  */
 export function detailVetoes(d: DetailResult): boolean {
-  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER || lettersRefuse(d);
+  return tilesVeto(d) || lettersRefuse(d);
+}
+
+/** A patch of lettering, or a large share of the pin, that is not close to the reference. */
+function tilesVeto(d: DetailResult): boolean {
+  return d.notClose > DETAIL_VETO_SHARE || d.notCloseCluster > DETAIL_VETO_CLUSTER;
 }
 
 /** Letters that refuse the pin: a digit at the end of a line (another year), or several (another name). */
@@ -313,12 +318,12 @@ function photoDamage(d: DetailResult): boolean {
 }
 
 /**
- * The detail check's disagreement may be the photo's own damage when its lettering, read as text,
- * is the pin's (`textReads`, `confirms`): the pin's design still shows through it, enough textured tiles were
- * compared, and no letter refuses the pin.
+ * The tiles' disagreement may be the photo's own damage when its lettering, read as text, is the pin's
+ * (`textReads`, `confirms`): the pin's design still shows through it and enough textured tiles were
+ * compared.
  */
 function readableDamage(d: DetailResult): boolean {
-  return d.mismatch <= DETAIL_VETO_SHARE && d.tiles >= DETAIL_MIN_TILES && !lettersRefuse(d);
+  return d.mismatch <= DETAIL_VETO_SHARE && d.tiles >= DETAIL_MIN_TILES;
 }
 
 /**
@@ -327,7 +332,7 @@ function readableDamage(d: DetailResult): boolean {
  * letter boxes took for lettering. The reading as text tells (`readsWhole`).
  */
 function oneLineEndLetter(d: DetailResult): boolean {
-  return d.wrongLetters === 1 && d.lineEndLetters === 1 && d.notClose <= DETAIL_VETO_SHARE && d.notCloseCluster <= DETAIL_VETO_CLUSTER;
+  return d.wrongLetters === 1 && d.lineEndLetters === 1;
 }
 
 /** Highlights on the pin (a reflection), not a blown-out photo or a pin that is elsewhere. */
@@ -377,8 +382,8 @@ function confidenceInputs<V extends CandidateEvidence>(v: V, margin: number, d: 
 }
 
 /** A detail check as the answer's evidence stores it: the differing letters' boxes left out. */
-function storedDetail(d: DetailResult): Omit<DetailResult, "lineEndBoxes"> {
-  const { lineEndBoxes: _boxes, ...stored } = d;
+function storedDetail(d: DetailResult): Omit<DetailResult, "wrongBoxes"> {
+  const { wrongBoxes: _boxes, ...stored } = d;
   return stored;
 }
 
@@ -475,17 +480,19 @@ async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInp
 }
 
 /**
- * The detail check's veto of `v` is the photo's own damage, not another team name or year: spread
- * over the pin while its colours agree and its lettering was compared letter by letter
- * (`photoDamage`) or reads as printed (`readableDamage`, `confirms`), or one letter at a line's end
- * when every line reads as printed (`oneLineEndLetter`, `readsWhole`).
+ * The detail check's veto of `v` is the photo's own damage, not another team name or year. Its
+ * letters that differ are the pin's when each lies in a line that the photo reads letter for letter
+ * as printed (`same`), or when the one that differs is at a line's end and every line reads as
+ * printed (`oneLineEndLetter`, `readsWhole`). Its tiles that differ are the photo's damage when its
+ * colours agree and the disagreement is spread over a pin whose letters were compared one by one
+ * (`photoDamage`) or whose lettering reads as printed (`readableDamage`, `confirms`).
  */
 async function vetoWaived<V extends CandidateEvidence>(v: V, d: DetailResult, colourOk: boolean, probes: DecisionProbes<V>): Promise<boolean> {
   if (colourOk && photoDamage(d)) return true;
-  if (colourOk && readableDamage(d) && confirms(await probes.textReads(v))) return true;
-  if (!oneLineEndLetter(d)) return false;
   const lines = await probes.textReads(v);
-  return readsWhole(lines) || d.lineEndBoxes.every((g) => lines.some((l) => l.same && boxHolds(l.box, g)));
+  const readAsPrinted = d.wrongBoxes.length > 0 && d.wrongBoxes.every((g) => lines.some((l) => l.same && boxHolds(l.box, g)));
+  if (lettersRefuse(d) && !readAsPrinted && !(oneLineEndLetter(d) && readsWhole(lines))) return false;
+  return !tilesVeto(d) || (colourOk && readableDamage(d) && confirms(lines));
 }
 
 /** A line's box holds a glyph's centre. */

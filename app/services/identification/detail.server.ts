@@ -77,8 +77,8 @@ export interface DetailResult {
   wrongLetters: number;
   /** those of them that are among the last two glyphs of their line on the reference (where a year's digits are) */
   lineEndLetters: number;
-  /** ... their boxes on the reference, [x, y, w, h] */
-  lineEndBoxes: number[][];
+  /** the boxes on the reference of the letters that differ (wrongLetters), [x, y, w, h] */
+  wrongBoxes: number[][];
   /** the reference's clear letters and digits that were compared with the photo (seen, not glare) */
   lettersRead: number;
   /** blur (sigma) that made the reference look most like the photo */
@@ -564,7 +564,7 @@ export function detailCheck(
   }
   const scores = [...ncc].filter((v) => !Number.isNaN(v));
   const tiles = scores.length;
-  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, lineEndBoxes: [], lettersRead: 0, highlights };
+  if (!tiles) return { tiles: 0, mismatch: 1, cluster: 0, median: 0, sigma: BLUR_SIGMAS[bestK], notClose: 1, notCloseCluster: 0, wrongLetters: 0, lineEndLetters: 0, wrongBoxes: [], lettersRead: 0, highlights };
   let bad = 0;
   for (const s of scores) if (s < MISMATCH_NCC) bad++;
   scores.sort((a, b) => a - b);
@@ -578,9 +578,9 @@ export function detailCheck(
     notCloseCluster: largestCluster(ncc, cols, rows, CLOSE_NCC),
     median: scores[tiles >> 1],
     sigma: BLUR_SIGMAS[bestK],
-    wrongLetters: letters.wrong,
-    lineEndLetters: letters.lineEnd.length,
-    lineEndBoxes: letters.lineEnd,
+    wrongLetters: letters.wrong.length,
+    lineEndLetters: letters.lineEnd,
+    wrongBoxes: letters.wrong,
     lettersRead: letters.read,
     highlights,
   };
@@ -866,7 +866,7 @@ function wrongLetters(
   turned: Map<HangingPart, Uint8Array>,
   alt?: SecondMotion,
   tinted?: Channel,
-): { wrong: number; lineEnd: number[][]; read: number } {
+): { wrong: number[][]; lineEnd: number; read: number } {
   const W = ref.width, H = ref.height;
   const letters: Letter[] = [];
   for (const glyph of ref.glyphs) {
@@ -901,8 +901,8 @@ function wrongLetters(
   const lines = glyphLines(ref.glyphs);
   alignRows(W, H, letters, lines);
   const lowest = letters.length >= LETTER_PEERS ? median(letters.map((l) => l.ncc)) - LETTER_BELOW_PEERS : -Infinity;
-  let wrong = 0;
-  const lineEnd: number[][] = [];
+  const wrong: number[][] = [];
+  let lineEnd = 0;
   for (const l of letters) {
     const { x0, y0, bw, bh, centre, ncc, light } = l;
     if (!((ncc < LETTER_NCC && light <= LETTER_LIGHT) || (ncc < lowest && light <= LETTER_LIGHT_PEERS) || belowRow(l, letters, lines))) continue;
@@ -913,8 +913,8 @@ function wrongLetters(
     const part = ref.parts.find((p) => p.region[centre]);
     const swung = part && turned.get(part);
     if (swung && boxNcc(swung, r, W, H, x0, y0, bw, bh, WIDE_SHIFT) >= LETTER_NCC) continue;
-    wrong++;
-    if (atLineEnd(l.glyph, lines)) lineEnd.push(l.glyph.slice(0, 4));
+    wrong.push(l.glyph.slice(0, 4));
+    if (atLineEnd(l.glyph, lines)) lineEnd++;
   }
   return { wrong, lineEnd, read: letters.length };
 }
