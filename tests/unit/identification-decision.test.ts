@@ -179,6 +179,10 @@ describe('decide', () => {
     expect((await answer([eagles, owls], [eagles], [], { details })).reason).toBe('no_match');
     const read = await answer([eagles, owls], [eagles], [], { details, textConfirms: new Set([eagles]) });
     expect(read.best?.pinId).toBe('eagles');
+    // ... not on a short line alone: another team name of the design is a patch beside the "10U" that reads as printed
+    const tally = tallyDuels([eagles], [], () => true);
+    const tenU = { ...recorded({ details }).probes, textReads: async (): Promise<LineReading[]> => [{ text: '10U', verdict: 'agrees', same: true }] };
+    expect((await decide({ verified: [eagles, owls], tally, scored: score([eagles, owls], tally, 5), limit: 5 }, tenU)).reason).toBe('no_match');
     // ... not when letters of its lettering refuse it (two digits of another year, in a line that was not read)
     const otherDigits = { ...damaged, wrongLetters: 2, lineEndLetters: 2, wrongBoxes: [[200, 300, 14, 30], [215, 300, 14, 30]] };
     const year = await answer([eagles, owls], [eagles], [], { details: new Map([[eagles, otherDigits]]), textConfirms: new Set([eagles]) });

@@ -457,10 +457,17 @@ function readsWhole(lines: LineReading[]): boolean {
 }
 const READS_WHOLE_MIN = 2;
 
-/** At least one line reads as the reference prints it, and none reads otherwise with confidence. */
-function confirms(lines: LineReading[]): boolean {
-  return lines.some((l) => l.verdict === "agrees") && !differs(lines);
+/**
+ * Lines of `minChars` letters and digits or more in all read as the reference prints them, and none
+ * reads otherwise with confidence.
+ */
+function confirms(lines: LineReading[], minChars = 1): boolean {
+  const agreed = lines.filter((l) => l.verdict === "agrees").reduce((n, l) => n + l.text.replace(/[^A-Za-z0-9]/g, "").length, 0);
+  return agreed > 0 && agreed >= minChars && !differs(lines);
 }
+// a patch of tiles apart is the photo's damage only when lines of this many letters and digits read as
+// printed: a near-duplicate's other team name is a patch beside the "10U" that reads as printed
+const DAMAGE_READ_CHARS = 6;
 
 /**
  * The pin with the most inliers, checked in detail on its own once the pin `refused` is not named: it is
@@ -492,7 +499,7 @@ async function vetoWaived<V extends CandidateEvidence>(v: V, d: DetailResult, co
   const lines = await probes.textReads(v);
   const readAsPrinted = d.wrongBoxes.length > 0 && d.wrongBoxes.every((g) => lines.some((l) => l.same && boxHolds(l.box, g)));
   if (lettersRefuse(d) && !readAsPrinted && !(oneLineEndLetter(d) && readsWhole(lines))) return false;
-  return !tilesVeto(d) || (colourOk && readableDamage(d) && confirms(lines));
+  return !tilesVeto(d) || (colourOk && readableDamage(d) && confirms(lines, DAMAGE_READ_CHARS));
 }
 
 /** A line's box holds a glyph's centre. */
