@@ -29,6 +29,7 @@ describe('lineRefutes', () => {
 
   it('refutes another team name, and not the same name with its spaces and case read otherwise', () => {
     expect(lineRefutes('EAGLE POINT', read('CLEARWATER', 0.97))).toBe(true);
+    expect(lineRefutes('CRUSADERS', read('GATORS', 0.87))).toBe(true); // another team name, read less surely
     expect(lineRefutes('Stony Brook', read('STONYBROOK', 0.97))).toBe(false);
   });
 
@@ -37,6 +38,9 @@ describe('lineRefutes', () => {
     expect(lineRefutes('GOLDEN VALLEY', read('COLDEN VALLEY'))).toBe(false);
     expect(lineRefutes('DIAMOND 2025', read('DIAMOND 202'))).toBe(false);
     expect(lineRefutes('STATE 2016', read('SIATE 2016'))).toBe(false);
+    expect(lineRefutes('LAKE PLACID', read('PLACID', 0.95))).toBe(false); // a cropped box
+    expect(lineRefutes('LABOR DAY', read('LABORY', 0.95))).toBe(false);
+    expect(lineRefutes('CHAMPIONS2020', read('CHAMPVE9', 0.85))).toBe(false);
   });
 
   it('refutes nothing on an unsure reading: a digit below near certainty, one or two letters, a low mean', () => {

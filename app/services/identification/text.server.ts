@@ -329,8 +329,8 @@ export function storedLine(read: LineRead): boolean {
 
 /**
  * The photo's reading of a reference's line says the pin prints something else: read with confidence,
- * and a digit of it reads as another digit with near certainty (another year or age group), or three
- * characters read as others (another word). Characters missing at either end (a box the photo crops)
+ * and a digit of it reads as another digit with near certainty (another year or age group), three
+ * characters read as others, or a word unlike any part of the line (another name). Characters missing at either end (a box the photo crops)
  * and letters a blurred line is read as for one another (O and 0, U and 0, C and G ...) refute nothing.
  */
 export function lineRefutes(line: string, read: LineRead): boolean {
@@ -340,7 +340,23 @@ export function lineRefutes(line: string, read: LineRead): boolean {
   if (meanProb(read) < READ_MIN_CONFIDENCE) return false;
   const subs = substitutions(ref.s, got.s, got.p);
   const digit = subs.some(([a, b, p]) => /[0-9]/.test(a) && /[0-9]/.test(b) && p >= DIGIT_MIN_PROB);
-  return digit || subs.filter(([, , p]) => p >= LETTER_MIN_PROB).length >= LETTERS_MIN;
+  if (digit || subs.filter(([, , p]) => p >= LETTER_MIN_PROB).length >= LETTERS_MIN) return true;
+  // another word: read with confidence, WORD_MIN letters or more, and half of them or more would have
+  // to change to make any part of the line ("GATORS" where the reference prints "CRUSADERS"; a box
+  // cropped to "PLACID" of "LAKE PLACID" is a part of it)
+  return got.s.length >= WORD_MIN && infixDistance(ref.s, got.s) * 2 >= got.s.length;
+}
+const WORD_MIN = 4;
+
+/** The fewest edits that turn `b` into some part of `a` (free gaps at a's ends). */
+function infixDistance(a: string, b: string): number {
+  let prev = Array.from({ length: a.length + 1 }, () => 0);
+  for (let j = 1; j <= b.length; j++) {
+    const cur = [j];
+    for (let i = 1; i <= a.length; i++) cur[i] = Math.min(prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return Math.min(...prev);
 }
 
 /**
