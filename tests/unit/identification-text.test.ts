@@ -41,6 +41,7 @@ describe('lineRefutes', () => {
     expect(lineRefutes('LAKE PLACID', read('PLACID', 0.95))).toBe(false); // a cropped box
     expect(lineRefutes('LABOR DAY', read('LABORY', 0.95))).toBe(false);
     expect(lineRefutes('CHAMPIONS2020', read('CHAMPVE9', 0.85))).toBe(false);
+    expect(lineRefutes('LITHUANIA', read('UEAA', 0.83))).toBe(false); // a garbled part of a glared line
   });
 
   it('refutes nothing on an unsure reading: a digit below near certainty, one or two letters, a low mean', () => {

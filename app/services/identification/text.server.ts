@@ -341,10 +341,11 @@ export function lineRefutes(line: string, read: LineRead): boolean {
   const subs = substitutions(ref.s, got.s, got.p);
   const digit = subs.some(([a, b, p]) => /[0-9]/.test(a) && /[0-9]/.test(b) && p >= DIGIT_MIN_PROB);
   if (digit || subs.filter(([, , p]) => p >= LETTER_MIN_PROB).length >= LETTERS_MIN) return true;
-  // another word: read with confidence, WORD_MIN letters or more, and half of them or more would have
-  // to change to make any part of the line ("GATORS" where the reference prints "CRUSADERS"; a box
-  // cropped to "PLACID" of "LAKE PLACID" is a part of it)
-  return got.s.length >= WORD_MIN && infixDistance(ref.s, got.s) * 2 >= got.s.length;
+  // another word: read with confidence, WORD_MIN letters or more and half the line's, and half of
+  // them or more would have to change to make any part of the line ("GATORS" where the reference
+  // prints "CRUSADERS"; a box cropped to "PLACID" of "LAKE PLACID" is a part of it, and "UEAA" for
+  // "LITHUANIA" too little of it to be another word)
+  return got.s.length >= Math.max(WORD_MIN, ref.s.length / 2) && infixDistance(ref.s, got.s) * 2 >= got.s.length;
 }
 const WORD_MIN = 4;
 
