@@ -431,14 +431,18 @@ async function familyByText<V extends CandidateEvidence>(input: DecisionInput<V>
   const members = family.map((id) => input.scored.ordered.find((v) => v.pinId === id) ?? input.verified.find((v) => v.pinId === id));
   if (members.some((v) => !v)) return null;
   const reads = await Promise.all((members as V[]).map(async (v) => ({ v, lines: await probes.textReads(v) })));
-  const key = (text: string) => text.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
-  const own = (r: (typeof reads)[number]) => r.lines.filter((l) => !reads.every((o) => o === r || o.lines.some((m) => key(m.text) === key(l.text))));
+  const own = (r: (typeof reads)[number]) => r.lines.filter((l) => !reads.every((o) => o === r || o.lines.some((m) => lettersOf(m.text) === lettersOf(l.text))));
   const confirmed = reads.filter((r) => confirms(own(r)));
   if (confirmed.length !== 1 || !reads.every((r) => r === confirmed[0] || differs(own(r)))) return null;
   const v = confirmed[0].v;
   if (v.inliers < DETAIL_MIN_INLIERS) return null;
   const d = await probes.detail(v);
   return d && detailAccepts(d) && !detailVetoes(d) ? accept(v, 1, d, input).decision : null;
+}
+
+/** A line's letters and digits, upper case. */
+function lettersOf(text: string): string {
+  return text.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
 }
 
 /** A line of the reading refutes the pin (`lineRefutes`: another year or team name). */
@@ -462,7 +466,7 @@ const READS_WHOLE_MIN = 2;
  * reads otherwise with confidence.
  */
 function confirms(lines: LineReading[], minChars = 1): boolean {
-  const agreed = lines.filter((l) => l.verdict === "agrees").reduce((n, l) => n + l.text.replace(/[^A-Za-z0-9]/g, "").length, 0);
+  const agreed = lines.filter((l) => l.verdict === "agrees").reduce((n, l) => n + lettersOf(l.text).length, 0);
   return agreed > 0 && agreed >= minChars && !differs(lines);
 }
 // a patch of tiles apart is the photo's damage only when lines of this many letters and digits read as
@@ -574,8 +578,8 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   const lettersOrNoMatch = async () => (plausible.length > 1 && (await byLetters(winner))) || noMatch();
   // a patch of lettering (or a large share of the pin) that is not close to the reference: most
   // likely another team name or year of the same design, which is not in the catalogue; unless the
-  // colours agree, the disagreement is spread over the pin and its lettering was read and agrees
-  // (`photoDamage`): it is then the photo's own (glare, blur, a spinner), not another name or year
+  // disagreement is the photo's own (glare, blur, a spinner), which its colours and its lettering,
+  // compared letter by letter or read as text, tell (`vetoWaived`)
   if (d && detailVetoes(d) && !(await vetoWaived(winner, d, colourOk, probes))) return lettersOrNoMatch();
   // a letter that differs inside a line passes for the pin's own damage only when no look-alike (the
   // same design: the references align) that differs from it in a year or an age group was found at
