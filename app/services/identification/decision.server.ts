@@ -455,9 +455,13 @@ function differs(lines: LineReading[]): boolean {
   return lines.some((l) => l.verdict === "refutes" || l.verdict === "otherwise");
 }
 
-/** Every line of the reference, READS_WHOLE_MIN or more, was read as it prints it. */
+/**
+ * Every line of the reference, READS_WHOLE_MIN or more, was read with confidence letter for letter as
+ * it prints it: a line that merely agrees (`lineAgrees` takes one letter read otherwise) may be the
+ * one whose last letter differs ("EAGLET" for "EAGLES").
+ */
 function readsWhole(lines: LineReading[]): boolean {
-  return lines.length >= READS_WHOLE_MIN && lines.every((l) => l.verdict === "agrees");
+  return lines.length >= READS_WHOLE_MIN && lines.every((l) => l.verdict === "agrees" && l.same);
 }
 const READS_WHOLE_MIN = 2;
 
