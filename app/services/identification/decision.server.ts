@@ -308,13 +308,7 @@ function lettersRefuse(d: DetailResult): boolean {
  * pin, and a novel pin whose tiles did not correlate at all on 57% of it; neither meets this.
  */
 function photoDamage(d: DetailResult): boolean {
-  return (
-    d.notClose >= DAMAGE_SPREAD &&
-    d.mismatch <= DETAIL_VETO_SHARE &&
-    d.tiles >= DETAIL_MIN_TILES &&
-    d.lettersRead >= LETTERS_READ_MIN &&
-    !lettersRefuse(d)
-  );
+  return d.notClose >= DAMAGE_SPREAD && readableDamage(d) && d.lettersRead >= LETTERS_READ_MIN && !lettersRefuse(d);
 }
 
 /**

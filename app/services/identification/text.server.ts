@@ -330,8 +330,9 @@ export function storedLine(read: LineRead): boolean {
 /**
  * The photo's reading of a reference's line says the pin prints something else: read with confidence,
  * and a digit of it reads as another digit with near certainty (another year or age group), three
- * characters read as others, or a word unlike any part of the line (another name). Characters missing at either end (a box the photo crops)
- * and letters a blurred line is read as for one another (O and 0, U and 0, C and G ...) refute nothing.
+ * characters read as others, or a word unlike any part of the line (another name). Characters missing
+ * at either end (a box the photo crops) and letters a blurred line is read as for one another (O and
+ * 0, U and 0, C and G ...) refute nothing.
  */
 export function lineRefutes(line: string, read: LineRead): boolean {
   const ref = folded(line);
