@@ -73,6 +73,26 @@ export async function pinArtwork(
 }
 
 /**
+ * A 512 px catalogue-style picture of a round pin with a dangler: a plate hanging from a short neck
+ * under the pin, printing `label`, swung by `swing` degrees about its ring (a dangler swings between
+ * photos).
+ */
+export async function danglingPin(label: string, swing = 0): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">
+    <rect width="512" height="512" fill="#ffffff"/>
+    <g transform="rotate(${swing} 256 340)">
+      <rect x="250" y="330" width="12" height="40" fill="#d4af37"/>
+      <rect x="196" y="366" width="120" height="76" rx="10" fill="#fff3c4" stroke="#d4af37" stroke-width="6"/>
+      <text x="256" y="420" font-family="sans-serif" font-size="40" font-weight="bold" text-anchor="middle" fill="#c8102e">${label}</text>
+    </g>
+    <circle cx="256" cy="180" r="150" fill="#003087" stroke="#d4af37" stroke-width="10"/>
+    <circle cx="200" cy="130" r="30" fill="#c8102e" stroke="#d4af37" stroke-width="4"/>
+    <text x="256" y="200" font-family="sans-serif" font-size="44" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#000" stroke-width="1.5">EAGLES</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
+}
+
+/**
  * Lettering along the bottom of the ring, each letter turned to follow it, as a ring pin prints its
  * event and year: read left to right, its last letters stand on the ring's rising side.
  */

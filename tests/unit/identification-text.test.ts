@@ -4,7 +4,8 @@
  * and read, and a photo of another year of the pin is told from a photo of the pin.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeRGB } from '~/services/identification/features.server';
+import { makeReferenceDetail, referenceLayout } from '~/services/identification/detail.server';
+import { decodeRGB, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import {
   decodeTextLines,
@@ -16,7 +17,7 @@ import {
   roundPin,
   storedLine,
 } from '~/services/identification/text.server';
-import { pinArtwork } from '../support/identify';
+import { danglingPin, pinArtwork } from '../support/identify';
 
 /** A reading with every character at probability p. */
 const read = (text: string, p = 0.99) => ({ text, probs: [...text].map(() => p) });
@@ -130,6 +131,26 @@ describe('the OCR models', () => {
     expect((await readPhotoLines(cv, reference, identity, reference, arc)).map((l) => l.verdict)).toEqual(arc.map(() => 'agrees'));
     const otherYear = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019, { arc: 'COOPERSTOWN 2015' }), 512);
     expect((await readPhotoLines(cv, otherYear, identity, reference, arc)).map((l) => l.verdict)).toContain('refutes');
+  }, 30_000);
+
+  it('reads a dangler\'s lettering as the dangler has swung, and still tells another age group printed there', async () => {
+    const cv = await getCV();
+    const reference = await decodeRGB(await danglingPin('10U'), 512);
+    const gray = toGray(reference);
+    const ref = makeReferenceDetail(gray, reference.width, reference.height, referenceLayout(cv, reference, gray));
+    expect(ref.parts).toHaveLength(1);
+    const lines = await findTextLines(cv, reference);
+    expect(lines.map((l) => l.text)).toEqual(expect.arrayContaining(['10U', 'EAGLES']));
+    const verdicts = async (photo: typeof reference, detail?: typeof ref) =>
+      (await readPhotoLines(cv, photo, identity, reference, lines, detail)).map((l) => `${l.text} ${l.verdict}`);
+    // swung either way since the reference was taken: read where the reference has it, the label is
+    // not read as printed, and read as the dangler hangs in the photo it is
+    for (const swing of [18, -24]) {
+      const swung = await decodeRGB(await danglingPin('10U', swing), 512);
+      expect(await verdicts(swung)).not.toContain('10U agrees');
+      expect(await verdicts(swung, ref)).toEqual(expect.arrayContaining(['10U agrees', 'EAGLES agrees']));
+    }
+    expect(await verdicts(await decodeRGB(await danglingPin('12U', 18), 512), ref)).toContain('10U refutes');
   }, 30_000);
 
   it('finds no ring on a pin that is not round', async () => {

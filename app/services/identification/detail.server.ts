@@ -596,7 +596,7 @@ export function detailCheck(
 function swingParts(
   cv: CV, warped: Uint8Array, r: Uint8Array, ref: ReferenceDetail, ncc: Float32Array, cols: number, rows: number,
 ): Map<HangingPart, Uint8Array> {
-  const W = ref.width, H = ref.height;
+  const W = ref.width;
   const turnedParts = new Map<HangingPart, Uint8Array>();
   const centre = (t: number) => (Math.floor(t / cols) * TILE + (TILE >> 1)) * W + (t % cols) * TILE + (TILE >> 1);
   for (const part of ref.parts) {
@@ -608,38 +608,82 @@ function swingParts(
         if (ncc[t] < CLOSE_NCC) open = true;
       }
     if (!open) continue;
-    const src = new cv.Mat(H, W, cv.CV_8UC1);
-    const dst = new cv.Mat();
-    let best: number[] | null = null, bestSum = -Infinity, bestTurned: Uint8Array | null = null;
-    try {
-      src.data.set(warped);
-      const size = new cv.Size(W, H);
-      const pivot = new cv.Point(part.pivot[0], part.pivot[1]);
-      for (let a = -SWING_MAX; a <= SWING_MAX; a += SWING_STEP) {
-        if (a === 0) continue;
-        const M = cv.getRotationMatrix2D(pivot, a, 1);
-        try {
-          cv.warpAffine(src, dst, M, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
-        } finally {
-          M.delete();
-        }
-        const turned = dst.data;
-        const scores = tiles.map((t) => tileNcc(turned, r, W, H, (t % cols) * TILE, Math.floor(t / cols) * TILE, WIDE_SHIFT));
-        const sum = scores.reduce((s, v) => s + Math.max(0, v), 0);
-        if (sum > bestSum) {
-          bestSum = sum;
-          best = scores;
-          bestTurned = new Uint8Array(turned);
-        }
-      }
-    } finally {
-      src.delete();
-      dst.delete();
-    }
-    if (best) tiles.forEach((t, k) => (ncc[t] = Math.max(ncc[t], (best as number[])[k])));
-    if (bestTurned) turnedParts.set(part, bestTurned);
+    const swing = swingOf(cv, warped, r, ref, part, tiles, cols);
+    if (!swing) continue;
+    tiles.forEach((t, k) => (ncc[t] = Math.max(ncc[t], swing.scores[k])));
+    turnedParts.set(part, swing.turned);
   }
   return turnedParts;
+}
+
+/**
+ * The angle (degrees) through which a hanging part has swung in a photo warped onto the reference
+ * (grayscale, in the reference's frame), as the detail check finds it (`swingOf`) over the part's
+ * textured tiles: 0 when they correlate best as the part hangs in the reference, or none is textured.
+ */
+export function partSwing(cv: CV, warped: Uint8Array, ref: ReferenceDetail, part: HangingPart): number {
+  const W = ref.width, H = ref.height;
+  const cols = Math.floor(W / TILE), rows = Math.floor(H / TILE);
+  const tiles: number[] = [];
+  for (let ty = 0; ty < rows; ty++)
+    for (let tx = 0; tx < cols; tx++) {
+      const x0 = tx * TILE, y0 = ty * TILE;
+      if (x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + TILE + WIDE_SHIFT > W || y0 + TILE + WIDE_SHIFT > H) continue;
+      if (!part.region[(y0 + (TILE >> 1)) * W + x0 + (TILE >> 1)]) continue;
+      let rs = 0, rss = 0;
+      for (let y = y0; y < y0 + TILE; y++)
+        for (let x = x0; x < x0 + TILE; x++) {
+          const v = ref.gray[y * W + x];
+          rs += v;
+          rss += v * v;
+        }
+      const rm = rs / (TILE * TILE);
+      if (rss / (TILE * TILE) - rm * rm >= MIN_TILE_STD * MIN_TILE_STD) tiles.push(ty * cols + tx);
+    }
+  if (tiles.length === 0) return 0;
+  const total = (scores: number[]) => scores.reduce((s, v) => s + Math.max(0, v), 0);
+  const still = total(tiles.map((t) => tileNcc(warped, ref.gray, W, H, (t % cols) * TILE, Math.floor(t / cols) * TILE, WIDE_SHIFT)));
+  const swing = swingOf(cv, warped, ref.gray, ref, part, tiles, cols);
+  return swing && total(swing.scores) > still ? swing.angle : 0;
+}
+
+/**
+ * How a hanging part has swung in the photo (warped onto the reference, grayscale): the photo turned
+ * about the part's pivot through the swing angles (not 0), the angle at which the part's `tiles`
+ * correlate best with the reference `r` as a whole, their correlations there and the photo so turned.
+ */
+function swingOf(
+  cv: CV, warped: Uint8Array, r: Uint8Array, ref: { width: number; height: number }, part: HangingPart, tiles: number[], cols: number,
+): { angle: number; scores: number[]; turned: Uint8Array } | null {
+  const W = ref.width, H = ref.height;
+  const src = new cv.Mat(H, W, cv.CV_8UC1);
+  const dst = new cv.Mat();
+  let best: { angle: number; scores: number[]; turned: Uint8Array } | null = null, bestSum = -Infinity;
+  try {
+    src.data.set(warped);
+    const size = new cv.Size(W, H);
+    const pivot = new cv.Point(part.pivot[0], part.pivot[1]);
+    for (let a = -SWING_MAX; a <= SWING_MAX; a += SWING_STEP) {
+      if (a === 0) continue;
+      const M = cv.getRotationMatrix2D(pivot, a, 1);
+      try {
+        cv.warpAffine(src, dst, M, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
+      } finally {
+        M.delete();
+      }
+      const turned = dst.data;
+      const scores = tiles.map((t) => tileNcc(turned, r, W, H, (t % cols) * TILE, Math.floor(t / cols) * TILE, WIDE_SHIFT));
+      const sum = scores.reduce((s, v) => s + Math.max(0, v), 0);
+      if (sum > bestSum) {
+        bestSum = sum;
+        best = { angle: a, scores, turned: new Uint8Array(turned) };
+      }
+    }
+  } finally {
+    src.delete();
+    dst.delete();
+  }
+  return best;
 }
 
 // Letters and digits (glyphBoxes, wrongLetters)

@@ -680,7 +680,9 @@ export class VisualIndex {
     const textReading = (v: Candidate): Promise<LineReading[]> => {
       let read = reads.get(v.e);
       if (!read) {
-        read = v.H ? readPhotoLines(cv, p.img, v.H, v.e, v.e.text).catch(() => []) : Promise.resolve([]);
+        // (with its reference's detail, read for its detail check anyway: a dangler's lines are read as it has swung)
+        const H = v.H;
+        read = H ? this.detailOf(v.e).then((ref) => readPhotoLines(cv, p.img, H, v.e, v.e.text, ref)).catch(() => []) : Promise.resolve([]);
         reads.set(v.e, read);
       }
       return read;

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./raw-image";
-import { PIN_MASK_ERODED, pinMask } from "./detail.server";
+import { PIN_MASK_ERODED, partSwing, pinMask, type HangingPart, type ReferenceDetail } from "./detail.server";
 import { warpPerspective } from "./warp.server";
 
 /**
@@ -528,17 +528,72 @@ function editsOf(a: string, b: string): [number, number][] | null {
   return a.slice(i) === b.slice(i + 1) ? [[-1, i]] : null;
 }
 
+/** An RGB image's grayscale (OpenCV's weights). */
+function grayOf(cv: CV, img: { data: Uint8Array; width: number; height: number }): Uint8Array {
+  const src = new cv.Mat(img.height, img.width, cv.CV_8UC3);
+  const dst = new cv.Mat();
+  try {
+    src.data.set(img.data);
+    cv.cvtColor(src, dst, cv.COLOR_RGB2GRAY);
+    return new Uint8Array(dst.data);
+  } finally {
+    src.delete();
+    dst.delete();
+  }
+}
+
+/** An RGB image and its cover turned by `angle` degrees about `pivot`, as `partSwing` turns the photo. */
+function turnAbout(
+  cv: CV, img: { data: Uint8Array; cover: Uint8Array; width: number; height: number }, pivot: [number, number], angle: number,
+): { data: Uint8Array; cover: Uint8Array } {
+  const M = cv.getRotationMatrix2D(new cv.Point(pivot[0], pivot[1]), angle, 1);
+  const size = new cv.Size(img.width, img.height);
+  const turn = (data: Uint8Array, type: number, interpolation: number) => {
+    const src = new cv.Mat(img.height, img.width, type);
+    const dst = new cv.Mat();
+    try {
+      src.data.set(data);
+      cv.warpAffine(src, dst, M, size, interpolation, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 0));
+      return new Uint8Array(dst.data);
+    } finally {
+      src.delete();
+      dst.delete();
+    }
+  };
+  try {
+    return { data: turn(img.data, cv.CV_8UC3, cv.INTER_LINEAR), cover: turn(img.cover, cv.CV_8UC1, cv.INTER_NEAREST) };
+  } finally {
+    M.delete();
+  }
+}
+
 /**
  * The photo (RGB) warped onto a reference by H (photo -> reference) read on each of the reference's
  * lines (`LineReading`), up to the first that refutes it. Only lines the photo covers (LINE_MIN_COVER
  * of their box) are read; a line along a ring is read on the warped photo's ring unrolled as the
- * reference's was. None when the OCR runtime cannot load.
+ * reference's was, and a line on a dangler as the dangler has swung since the reference was taken
+ * (given the reference's detail, `ref`: its hanging parts). None when the OCR runtime cannot load.
  */
-export async function readPhotoLines(cv: CV, photo: RawImage, H: number[], frame: { width: number; height: number }, lines: TextLine[]): Promise<LineReading[]> {
+export async function readPhotoLines(
+  cv: CV, photo: RawImage, H: number[], frame: { width: number; height: number }, lines: TextLine[], ref?: ReferenceDetail | null,
+): Promise<LineReading[]> {
   if (lines.length === 0 || !(await usable())) return [];
   const { width: W, height: Hh } = frame;
   const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, H, W, Hh, "cover");
   const whole = { data: warped.pixels, cover: warped.nearest as Uint8Array, width: W, height: Hh };
+  // a dangler's lines are read on the photo turned about its ring by the dangler's swing, found once
+  const parts = ref && ref.width === W && ref.height === Hh ? ref.parts : [];
+  const swung = new Map<HangingPart, typeof whole>();
+  const onPart = (line: TextLine) => parts.find((part) => part.region[Math.round(line.y + line.h / 2) * W + Math.round(line.x + line.w / 2)]);
+  const turned = (part: HangingPart) => {
+    let on = swung.get(part);
+    if (!on) {
+      const angle = partSwing(cv, grayOf(cv, whole), ref as ReferenceDetail, part);
+      on = angle === 0 ? whole : { ...whole, ...turnAbout(cv, whole, part.pivot, angle) };
+      swung.set(part, on);
+    }
+    return on;
+  };
   // a reference's ring lines share its ring: unrolled once, with the photo's cover
   const rings = new Map<string, Record<Ring["half"], typeof whole>>();
   const unrolled = (ring: Ring) => {
@@ -554,7 +609,8 @@ export async function readPhotoLines(cv: CV, photo: RawImage, H: number[], frame
   };
   const out: LineReading[] = [];
   for (const line of lines) {
-    const on = line.ring ? unrolled(line.ring) : whole;
+    const part = line.ring ? undefined : onPart(line);
+    const on = line.ring ? unrolled(line.ring) : part ? turned(part) : whole;
     let covered = 0;
     let count = 0;
     for (let y = Math.max(0, Math.floor(line.y)); y < Math.min(on.height, line.y + line.h); y++) {
