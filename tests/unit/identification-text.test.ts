@@ -13,6 +13,7 @@ import {
   findTextLines,
   lineAgrees,
   lineRefutes,
+  linesBeside,
   readPhotoLines,
   roundPin,
   storedLine,
@@ -69,6 +70,25 @@ describe('lineAgrees', () => {
     expect(lineAgrees('2019', read('2018'))).toBe(false);
     expect(lineAgrees('MANCHESTER', read('MANCHESTFA'))).toBe(false);
     expect(lineAgrees('EAGLE POINT', read('EAGLE POINT', 0.6))).toBe(false);
+  });
+});
+
+describe('linesBeside', () => {
+  const lines = (...texts: string[]) => texts.map((text, k) => ({ x: 10, y: 40 * k, w: 200, h: 30, text }));
+  it('gives the lines another reference of the pin prints that this one lacks', () => {
+    expect(linesBeside(lines('Flames'), lines('DEER PARK 2023', 'Flames')).map((l) => l.text)).toEqual(['DEER PARK 2023']);
+    expect(linesBeside(lines('OAK RIDGE'), lines('BILLIARDS 14U', 'OAK RIDGE')).map((l) => l.text)).toEqual(['BILLIARDS 14U']);
+    expect(linesBeside(lines('20', '16'), lines('SUMMER CLASSIC 11U', '20', '16')).map((l) => l.text)).toEqual(['SUMMER CLASSIC 11U']);
+  });
+
+  it('takes a line the extraction read otherwise for the same line', () => {
+    expect(linesBeside(lines('ASPEN HILL UFOS', 'GULF COAST'), lines('ASPENHILUS'))).toEqual([]);
+    expect(linesBeside(lines('LAKEVIEW 2025', 'STINGRAYS'), lines('LAKEVEW2025', 'STINGRAYS'))).toEqual([]);
+    expect(linesBeside(lines('13U 2023', 'STONY BROOK'), lines('13U2023', 'STONYBROK'))).toEqual([]);
+    expect(linesBeside(lines('MEMORIAL DAY'), lines('MEMORIAL DAY 11U'))).toEqual([]);
+    expect(linesBeside(lines('AKE PLACID 14U'), lines('LAKE PLACID 14U'))).toEqual([]);
+    // a short line is no part of a long one that happens to hold its letters
+    expect(linesBeside(lines('SUMMER CLASSIC 11U'), lines('16')).map((l) => l.text)).toEqual(['16']);
   });
 });
 

@@ -401,7 +401,8 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
   // the named pin's lettering, read as text on the photo: a line that reads otherwise (another year
   // or team name, which the catalogue does not hold) turns the match into no match, the pin still
   // first among the suggestions. The lines read are those of the reference the cascade accepted (a
-  // pin with two references may be named on either). Validation, engine alone: 5 of the 14
+  // pin with two references may be named on either), and those its other verified reference prints
+  // and it lacks (`linesBeside`). Validation, engine alone: 5 of the 14
   // near-duplicates named and a novel pin refused, no right pin (README, "Reading the lettering")
   if (named && refutes(await probes.textReads(named))) {
     // ... unless the pin with the most inliers is another pin that passes its detail check and whose

@@ -56,7 +56,7 @@ import {
   type ReferenceDetail,
 } from "./detail.server";
 import type { DetailWorker } from "./detail-worker.server";
-import { readPhotoLines, warmTextReader, type LineReading, type TextLine } from "./text.server";
+import { linesBeside, readPhotoLines, warmTextReader, type LineReading, type TextLine } from "./text.server";
 import { APPEARANCE_DIM, closestWindows, photoAppearance, warmAppearance } from "./appearance.server";
 import { fitPinHomography, hullArea, inlierTargets, invert3, leftoverPairs, quickFit, type Correspondences, type PinFit, type QuickFit } from "./geometry.server";
 import { compareAligned, overlapShare, pairwise, readLetters, ReferencePairs, thumbnail, type Aligned, type Checked, type Thumb } from "./compare.server";
@@ -677,12 +677,30 @@ export class VisualIndex {
     // the lettering of a candidate read as text, once a photo; the strongest candidate's is read now,
     // by the recogniser's own thread, while this thread compares colours and the worker checks detail
     const reads = new Map<Entry, Promise<LineReading[]>>();
+    // (with its reference's detail, read for its detail check anyway: a dangler's lines are read as it has swung)
+    const linesOn = (e: Entry, H: number[], lines: TextLine[]) => this.detailOf(e).then((ref) => readPhotoLines(cv, p.img, H, e, lines, ref));
     const textReading = (v: Candidate): Promise<LineReading[]> => {
       let read = reads.get(v.e);
       if (!read) {
-        // (with its reference's detail, read for its detail check anyway: a dangler's lines are read as it has swung)
         const H = v.H;
-        read = H ? this.detailOf(v.e).then((ref) => readPhotoLines(cv, p.img, H, v.e, v.e.text, ref)).catch(() => []) : Promise.resolve([]);
+        read = H
+          ? (async () => {
+              const own = await linesOn(v.e, H, v.e.text);
+              if (own.some((l) => l.verdict === "refutes")) return own;
+              // and the lines that another verified reference of the pin prints and this one's extraction
+              // missed, read on that reference (their boxes are in its frame, not this one's)
+              const beside: LineReading[] = [];
+              let known = v.e.text;
+              for (const o of verified) {
+                if (o.pinId !== v.pinId || o.e === v.e || !o.H) continue;
+                const extra = linesBeside(known, o.e.text);
+                if (extra.length === 0) continue;
+                known = [...known, ...extra];
+                beside.push(...(await linesOn(o.e, o.H, extra)).map(({ box: _box, ...l }) => l));
+              }
+              return [...own, ...beside];
+            })().catch(() => [])
+          : Promise.resolve([]);
         reads.set(v.e, read);
       }
       return read;

@@ -515,6 +515,37 @@ const LOOSE_READ_MIN = 0.6;
 const AGREE_SLACK_FROM = 6;
 
 /**
+ * The lines of another reference of the pin (`other`) that `own` lacks: those whose letters and digits
+ * no line of `own` shares, in order, at least SAME_LINE_SHARE of the shorter's, the shorter being half
+ * the longer or more (the extraction read "ASPEN HILL UFOS" on one reference and "ASPENHILUS" on the
+ * other, "LAKEVEW 2025" and "LAKEVIEW 2025"). The detector misses a small line on one reference and
+ * finds it on the other: a pin named on the first was never read there.
+ */
+export function linesBeside(own: TextLine[], other: TextLine[]): TextLine[] {
+  const mine = own.map((l) => folded(l.text).s);
+  const same = (a: string, b: string) => {
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    return short.length * 2 >= long.length && commonInOrder(short, long) >= SAME_LINE_SHARE * short.length;
+  };
+  return other.filter((l) => {
+    const s = folded(l.text).s;
+    return s.length >= 2 && !mine.some((m) => same(m, s));
+  });
+}
+const SAME_LINE_SHARE = 0.8;
+
+/** The length of the longest sequence of characters that `a` and `b` both hold in order. */
+function commonInOrder(a: string, b: string): number {
+  let row = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const next = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) next[j] = a[i - 1] === b[j - 1] ? row[j - 1] + 1 : Math.max(row[j], next[j - 1]);
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
  * The one edit (Levenshtein) that turns `a` into `b`, as [index in a, index in b] with -1 for a
  * character missing in b or added to it: [] when they are equal, null when more than one is needed.
  */
