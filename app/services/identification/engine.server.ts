@@ -674,8 +674,9 @@ export class VisualIndex {
     const seenBy = p;
     const checks = new DetailChecks((e, H, pairs, worker, ref) => this.runCheck(seenBy, e, H, pairs, worker, ref), this.detailWorker);
     const verified = await this.verify(p, shortlist, checks);
-    // the lettering of a candidate read as text, once a photo; the strongest candidate's is read now,
-    // by the recogniser's own thread, while this thread compares colours and the worker checks detail
+    // the lettering of a candidate read as text, once a photo; the strongest candidate's is started now,
+    // and read on this thread between the colour comparisons (onnxruntime-node runs a session on the
+    // thread that calls it) while the worker checks detail
     const reads = new Map<Entry, Promise<LineReading[]>>();
     // (with its reference's detail, read for its detail check anyway: a dangler's lines are read as it has swung)
     const linesOn = (e: Entry, H: number[], lines: TextLine[]) => this.detailOf(e).then((ref) => readPhotoLines(cv, p.img, H, e, lines, ref));
