@@ -518,19 +518,10 @@ export function detailCheck(
     for (let tx = 0; tx < cols; tx++) {
       const x0 = tx * TILE, y0 = ty * TILE;
       if (x0 < SHIFT || y0 < SHIFT || x0 + TILE + SHIFT > W || y0 + TILE + SHIFT > Hh) continue;
-      let inside = 0, rs = 0, rss = 0;
-      for (let y = y0; y < y0 + TILE; y++)
-        for (let x = x0; x < x0 + TILE; x++) {
-          const i = y * W + x;
-          if (use[i]) inside++;
-          const v = r[i];
-          rs += v;
-          rss += v * v;
-        }
+      let inside = 0;
+      for (let y = y0; y < y0 + TILE; y++) for (let x = x0; x < x0 + TILE; x++) if (use[y * W + x]) inside++;
       if (inside < T * 0.85) continue;
-      const rm = rs / T;
-      const rv = rss / T - rm * rm;
-      if (rv < MIN_TILE_STD * MIN_TILE_STD) continue; // flat enamel says nothing about identity
+      if (!textured(r, W, x0, y0)) continue; // flat enamel says nothing about identity
       const found = boxNccAt(warped, r, W, Hh, x0, y0, TILE, TILE, SHIFT);
       if (found.ncc < CLOSE_NCC) notCloseTiles.push(ty * cols + tx);
       ncc[ty * cols + tx] = found.ncc;
@@ -629,22 +620,27 @@ export function partSwing(cv: CV, warped: Uint8Array, ref: ReferenceDetail, part
     for (let tx = 0; tx < cols; tx++) {
       const x0 = tx * TILE, y0 = ty * TILE;
       if (x0 < WIDE_SHIFT || y0 < WIDE_SHIFT || x0 + TILE + WIDE_SHIFT > W || y0 + TILE + WIDE_SHIFT > H) continue;
-      if (!part.region[(y0 + (TILE >> 1)) * W + x0 + (TILE >> 1)]) continue;
-      let rs = 0, rss = 0;
-      for (let y = y0; y < y0 + TILE; y++)
-        for (let x = x0; x < x0 + TILE; x++) {
-          const v = ref.gray[y * W + x];
-          rs += v;
-          rss += v * v;
-        }
-      const rm = rs / (TILE * TILE);
-      if (rss / (TILE * TILE) - rm * rm >= MIN_TILE_STD * MIN_TILE_STD) tiles.push(ty * cols + tx);
+      if (part.region[(y0 + (TILE >> 1)) * W + x0 + (TILE >> 1)] && textured(ref.gray, W, x0, y0)) tiles.push(ty * cols + tx);
     }
   if (tiles.length === 0) return 0;
   const total = (scores: number[]) => scores.reduce((s, v) => s + Math.max(0, v), 0);
   const still = total(tiles.map((t) => tileNcc(warped, ref.gray, W, H, (t % cols) * TILE, Math.floor(t / cols) * TILE, WIDE_SHIFT)));
   const swing = swingOf(cv, warped, ref.gray, ref, part, tiles, cols);
   return swing && total(swing.scores) > still ? swing.angle : 0;
+}
+
+/** The reference's tile at (x0, y0) varies by MIN_TILE_STD or more: it shows more than flat enamel. */
+function textured(r: Uint8Array, W: number, x0: number, y0: number): boolean {
+  const T = TILE * TILE;
+  let rs = 0, rss = 0;
+  for (let y = y0; y < y0 + TILE; y++)
+    for (let x = x0; x < x0 + TILE; x++) {
+      const v = r[y * W + x];
+      rs += v;
+      rss += v * v;
+    }
+  const rm = rs / T;
+  return rss / T - rm * rm >= MIN_TILE_STD * MIN_TILE_STD;
 }
 
 /**

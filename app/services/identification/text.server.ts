@@ -14,6 +14,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./raw-image";
 import { PIN_MASK_ERODED, partSwing, pinMask, type HangingPart, type ReferenceDetail } from "./detail.server";
+import { grayscale } from "./pixels.server";
 import { warpPerspective } from "./warp.server";
 
 /**
@@ -559,20 +560,6 @@ function editsOf(a: string, b: string): [number, number][] | null {
   return a.slice(i) === b.slice(i + 1) ? [[-1, i]] : null;
 }
 
-/** An RGB image's grayscale (OpenCV's weights). */
-function grayOf(cv: CV, img: { data: Uint8Array; width: number; height: number }): Uint8Array {
-  const src = new cv.Mat(img.height, img.width, cv.CV_8UC3);
-  const dst = new cv.Mat();
-  try {
-    src.data.set(img.data);
-    cv.cvtColor(src, dst, cv.COLOR_RGB2GRAY);
-    return new Uint8Array(dst.data);
-  } finally {
-    src.delete();
-    dst.delete();
-  }
-}
-
 /** An RGB image and its cover turned by `angle` degrees about `pivot`, as `partSwing` turns the photo. */
 function turnAbout(
   cv: CV, img: { data: Uint8Array; cover: Uint8Array; width: number; height: number }, pivot: [number, number], angle: number,
@@ -619,7 +606,7 @@ export async function readPhotoLines(
   const turned = (part: HangingPart) => {
     let on = swung.get(part);
     if (!on) {
-      const angle = partSwing(cv, grayOf(cv, whole), ref as ReferenceDetail, part);
+      const angle = partSwing(cv, grayscale(whole.data, W * Hh), ref as ReferenceDetail, part);
       on = angle === 0 ? whole : { ...whole, ...turnAbout(cv, whole, part.pivot, angle) };
       swung.set(part, on);
     }
