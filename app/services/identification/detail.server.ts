@@ -631,16 +631,7 @@ export function partSwing(cv: CV, warped: Uint8Array, ref: ReferenceDetail, part
 
 /** The reference's tile at (x0, y0) varies by MIN_TILE_STD or more: it shows more than flat enamel. */
 function textured(r: Uint8Array, W: number, x0: number, y0: number): boolean {
-  const T = TILE * TILE;
-  let rs = 0, rss = 0;
-  for (let y = y0; y < y0 + TILE; y++)
-    for (let x = x0; x < x0 + TILE; x++) {
-      const v = r[y * W + x];
-      rs += v;
-      rss += v * v;
-    }
-  const rm = rs / T;
-  return rss / T - rm * rm >= MIN_TILE_STD * MIN_TILE_STD;
+  return boxStats(r, W, [x0, y0, TILE, TILE]).rsd >= MIN_TILE_STD;
 }
 
 /**
