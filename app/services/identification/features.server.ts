@@ -43,6 +43,17 @@ export interface DecodedFeatures {
 }
 
 /**
+ * Three photos made of a catalogue picture, for a server's rehearsal before its first photo
+ * (`VisualIndex.rehearse`): the picture as it is, the pin at a third of a grey photo (found on a
+ * second look), and the picture mirrored (most often no match: the appearance network's path).
+ */
+export async function rehearsalPhotos(picture: Buffer | Uint8Array): Promise<Buffer[]> {
+  const grey = { r: 128, g: 128, b: 128 };
+  const small = await sharp(picture).resize(256, 256, { fit: "inside" }).extend({ top: 256, bottom: 256, left: 256, right: 256, background: grey }).flatten({ background: grey }).jpeg().toBuffer();
+  return [Buffer.from(picture), small, await sharp(picture).flop().jpeg().toBuffer()];
+}
+
+/**
  * Decodes any image sharp reads into RGB, longest side at most maxSide. `strict` (a query photo)
  * refuses what the image store refuses, a damaged file (a truncated JPEG) or one of more than
  * MAX_IMAGE_PIXELS, instead of decoding what it can: the client is told the photo could not be

@@ -299,6 +299,7 @@ function createState(server: boolean): IndexState {
           if (failed) return;
           state.phase = 'building';
           await state.index.warmUp(pause);
+          await state.index.rehearse();
         })
         .catch((error: unknown) => console.error('[identify] warm-up failed', error))
         .finally(() => {
