@@ -41,7 +41,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DescriptorChunks, MAX_IMAGE_DESCRIPTORS, gatherSlot, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
+import { asWords, buildPostings, DESCRIPTOR_BUDGET, DescriptorChunks, descriptorShare, MAX_IMAGE_DESCRIPTORS, gatherSlot, pickRows, Postings, ratioMatches, spreadPick, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
 import {
   decodeLayout,
   letterDuel,
@@ -301,6 +301,9 @@ export class VisualIndex {
   private descCache = new LruCache<Uint32Array>(4); // by entry key
   // the references aligned with each other (look-alikes), kept for later photos
   private pairs = new ReferencePairs<Entry>((e) => this.descriptorsOf(e));
+  /** the descriptors the index holds at most, shared among its images (`descriptorShare`); the tests set a small one */
+  descriptorBudget = DESCRIPTOR_BUDGET;
+  private expectedImages = 0;
 
   constructor(
     private readonly loadReference?: ReferenceLoader,
@@ -358,14 +361,21 @@ export class VisualIndex {
     const key = entryKey(entry);
     if (this.entries.has(key)) this.removeEntry(key);
     const f = decodeFeatures(entry.features);
-    // ORB keeps 1,000 per reference image; the cap only guards the posting lists' 16-bit indices
-    const desc = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
+    // ORB keeps 1,000 per reference image; a large catalogue keeps its share of the budget
+    let desc = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
+    let points = packPoints(f.points.subarray(0, desc.length / 4));
+    const share = descriptorShare(Math.max(this.entries.size + 1, this.expectedImages), this.descriptorBudget);
+    if (desc.length / 8 > share) {
+      const pick = spreadPick(desc.length / 8, share);
+      desc = pickRows(desc, 8, pick);
+      points = pickRows(points, 2, pick);
+    }
     const e: Entry = {
       imageId: entry.imageId,
       pinId: entry.pinId,
       width: f.width,
       height: f.height,
-      points: packPoints(f.points),
+      points,
       first: -1,
       nDesc: desc.length / 8,
       words: null,
@@ -386,6 +396,15 @@ export class VisualIndex {
     else e.first = this.pending.append(desc);
   }
 
+  /**
+   * Says how many images are about to be added (the server's load of the stored features), so that
+   * each keeps its share of the descriptor budget from the first: the pending store then never holds
+   * more than the budget (its memory grows a chunk at a time and never shrinks).
+   */
+  expectImages(images: number): void {
+    this.expectedImages = images;
+  }
+
   private removeEntry(key: string): void {
     const e = this.entries.get(key);
     if (!e) return;
@@ -402,6 +421,11 @@ export class VisualIndex {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The descriptors the index holds, over all its images. */
+  get descriptors(): number {
+    return this.totalDescriptors();
   }
 
   private totalDescriptors(): number {
@@ -467,9 +491,22 @@ export class VisualIndex {
     const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
     const live = [...this.entries.values()];
     let store = this.pending;
-    if (this.lists) {
+    // every image keeps an equal share of the budget: those added while the catalogue was smaller
+    // (or since the last build) are thinned as their descriptors are gathered into a new store
+    const share = descriptorShare(live.length, this.descriptorBudget);
+    if (this.lists || live.some((e) => e.nDesc > share)) {
       store = new DescriptorChunks();
-      for (const e of live) e.first = store.append(this.descriptorsOf(e));
+      for (const e of live) {
+        let desc = this.descriptorsOf(e);
+        if (e.nDesc > share) {
+          const pick = spreadPick(e.nDesc, share);
+          desc = pickRows(desc, 8, pick);
+          e.points = pickRows(e.points, 2, pick);
+          e.nDesc = share;
+          this.descCache.delete(entryKey(e));
+        }
+        e.first = store.append(desc);
+      }
       for (const e of live) e.words = e.pos = null;
       this.lists = null;
     }

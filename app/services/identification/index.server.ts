@@ -82,6 +82,8 @@ export async function loadStoredFeatures(index: VisualIndex, skip: (pinId: strin
   const byImage = await referencedImages();
   const ids = [...byImage.keys()];
   const found = new Set<string>();
+  // each image is indexed once per pin that shows it
+  index.expectImages([...byImage.values()].reduce((n, pinIds) => n + pinIds.length, 0));
   for (let i = 0; i < ids.length; i += LOAD_BATCH) {
     const batch = ids.slice(i, i + LOAD_BATCH);
     const rows = await db()
@@ -308,7 +310,7 @@ function createState(server: boolean): IndexState {
           state.loading = false;
           if (state.phase !== 'failed') {
             state.phase = 'ready';
-            console.log(`[identify] visual index ready: ${state.index.size} image(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+            console.log(`[identify] visual index ready: ${state.index.size} image(s), ${state.index.descriptors} descriptors, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
           }
         })
     : state.loaded.then(() => {

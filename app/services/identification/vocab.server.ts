@@ -210,6 +210,39 @@ const CHUNK = 1 << CHUNK_SHIFT;
 const CHUNK_BYTES = CHUNK * 32;
 
 /**
+ * The descriptors an index holds at most, over all its images: four chunks (128 MB; with their
+ * posting lists' owners and keypoints about 150 MB). ORB keeps 1,000 a reference image, so up to about
+ * 4,200 images each keeps all of them; beyond, each keeps an equal share (`descriptorShare`): at 5,000
+ * pins 829, which named as many photos of the public set as 1,000 (README, "Memory at 5,000 pins").
+ */
+export const DESCRIPTOR_BUDGET = 4 << CHUNK_SHIFT;
+/** ... but never fewer than this many an image, however large the catalogue */
+export const MIN_IMAGE_DESCRIPTORS = 100;
+
+/** The descriptors each of `images` images keeps within `budget` (at most MAX_IMAGE_DESCRIPTORS). */
+export function descriptorShare(images: number, budget = DESCRIPTOR_BUDGET): number {
+  return Math.min(MAX_IMAGE_DESCRIPTORS, Math.max(MIN_IMAGE_DESCRIPTORS, Math.floor(budget / Math.max(1, images))));
+}
+
+/**
+ * `keep` of n items spread evenly over them, in order: ORB lists an image's keypoints level by level of
+ * its pyramid, so each level keeps its share (within a level, ORB's order says nothing of strength).
+ */
+export function spreadPick(n: number, keep: number): Int32Array {
+  const m = Math.min(n, keep);
+  const out = new Int32Array(m);
+  for (let k = 0; k < m; k++) out[k] = Math.floor(((k + 0.5) * n) / m);
+  return out;
+}
+
+/** The rows of `pick` (each `width` values long) of `src`, in that order. */
+export function pickRows<T extends Uint32Array | Uint16Array | Float32Array>(src: T, width: number, pick: Int32Array): T {
+  const out = new (src.constructor as new (n: number) => T)(pick.length * width);
+  pick.forEach((i, k) => out.set(src.subarray(i * width, i * width + width), k * width));
+  return out;
+}
+
+/**
  * Descriptors (8 words each) in large chunks, addressed by one running index. The chunks lie one after
  * another in a WebAssembly memory of the store's own, where the vote's kernel (`voteOne` in
  * hamming.wat) reads them: the memory grows a whole chunk at a time, and the posting lists' owners and
