@@ -41,7 +41,7 @@ import {
   type OrbResult,
   type RawImage,
 } from "./features.server";
-import { asWords, buildPostings, DESCRIPTOR_BUDGET, DescriptorChunks, descriptorShare, MAX_IMAGE_DESCRIPTORS, gatherSlot, pickRows, Postings, ratioMatches, spreadPick, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
+import { asWords, buildPostings, DESCRIPTOR_BUDGET, DescriptorChunks, descriptorShare, gatherSlot, keepShare, MAX_IMAGE_DESCRIPTORS, Postings, ratioMatches, vote, Vocabulary, type PostingLists, type VoteTask } from "./vocab.server";
 import {
   decodeLayout,
   letterDuel,
@@ -362,14 +362,9 @@ export class VisualIndex {
     if (this.entries.has(key)) this.removeEntry(key);
     const f = decodeFeatures(entry.features);
     // ORB keeps 1,000 per reference image; a large catalogue keeps its share of the budget
-    let desc = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
-    let points = packPoints(f.points.subarray(0, desc.length / 4));
+    const all = asWords(f.desc).subarray(0, MAX_IMAGE_DESCRIPTORS * 8);
     const share = descriptorShare(Math.max(this.entries.size + 1, this.expectedImages), this.descriptorBudget);
-    if (desc.length / 8 > share) {
-      const pick = spreadPick(desc.length / 8, share);
-      desc = pickRows(desc, 8, pick);
-      points = pickRows(points, 2, pick);
-    }
+    const { desc, points } = keepShare(all, packPoints(f.points.subarray(0, all.length / 4)), share);
     const e: Entry = {
       imageId: entry.imageId,
       pinId: entry.pinId,
@@ -425,10 +420,6 @@ export class VisualIndex {
 
   /** The descriptors the index holds, over all its images. */
   get descriptors(): number {
-    return this.totalDescriptors();
-  }
-
-  private totalDescriptors(): number {
     let t = 0;
     for (const e of this.entries.values()) t += e.nDesc;
     return t;
@@ -486,7 +477,7 @@ export class VisualIndex {
    * let the server answer requests between them; run to its end at once, it is `ensureVocab`.
    */
   private *vocabSteps(): Generator<void, void, void> {
-    const total = this.totalDescriptors();
+    const total = this.descriptors;
     if (this.vocab && total <= this.vocabBuiltAt * 4 + 20000) return;
     const branch = Math.max(12, Math.min(128, Math.round(Math.sqrt(total / WORD_OCCUPANCY))));
     const live = [...this.entries.values()];
@@ -497,15 +488,13 @@ export class VisualIndex {
     if (this.lists || live.some((e) => e.nDesc > share)) {
       store = new DescriptorChunks();
       for (const e of live) {
-        let desc = this.descriptorsOf(e);
-        if (e.nDesc > share) {
-          const pick = spreadPick(e.nDesc, share);
-          desc = pickRows(desc, 8, pick);
-          e.points = pickRows(e.points, 2, pick);
+        const kept = keepShare(this.descriptorsOf(e), e.points, share);
+        if (kept.points !== e.points) {
+          e.points = kept.points;
           e.nDesc = share;
           this.descCache.delete(entryKey(e));
         }
-        e.first = store.append(desc);
+        e.first = store.append(kept.desc);
       }
       for (const e of live) e.words = e.pos = null;
       this.lists = null;

@@ -235,6 +235,14 @@ export function spreadPick(n: number, keep: number): Int32Array {
   return out;
 }
 
+/** An image's descriptors (8 words each) and packed keypoints (2 values each), at most `share` of them (`spreadPick`). */
+export function keepShare(desc: Uint32Array, points: Uint16Array, share: number): { desc: Uint32Array; points: Uint16Array } {
+  const n = desc.length / 8;
+  if (n <= share) return { desc, points };
+  const pick = spreadPick(n, share);
+  return { desc: pickRows(desc, 8, pick), points: pickRows(points, 2, pick) };
+}
+
 /** The rows of `pick` (each `width` values long) of `src`, in that order. */
 export function pickRows<T extends Uint32Array | Uint16Array | Float32Array>(src: T, width: number, pick: Int32Array): T {
   const out = new (src.constructor as new (n: number) => T)(pick.length * width);
