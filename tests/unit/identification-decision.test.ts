@@ -327,6 +327,45 @@ describe('decide', () => {
     expect(neither.candidates[0]?.pinId).toBe('fox-hollow-royals');
   });
 
+  it('checks the pin with the most inliers on its own when no pin became the favourite', async () => {
+    // a tint of the light: the closest colours were those of a pin found with 25 inliers, too few to
+    // rival the strongest, and the strongest's own were not close to them; its colours still pass the
+    // acceptance rule and its detail, a patch apart under glare, vetoes nothing
+    const strongest = cand('silver-lake-dodgers', 71, 27), weak = cand('whitewater-smash', 25, 16);
+    const glared = { ...agrees, mismatch: 0.18, cluster: 13, notClose: 0.2, notCloseCluster: 13 };
+    const result = await answer([strongest, weak], [], [], { details: new Map([[strongest, glared]]) });
+    expect(result.scored.winner).toBeUndefined();
+    expect(result.asked).toEqual(['silver-lake-dodgers']);
+    expect(result.best?.pinId).toBe('silver-lake-dodgers');
+    // ... and not when its colours do not agree either
+    const off = cand('silver-lake-dodgers', 71, 40);
+    expect((await answer([off, weak], [], [], { details: new Map([[off, glared]]) })).reason).toBe('no_match');
+    // ... nor when its detail vetoes it (another year)
+    expect((await answer([strongest, weak], [], [], { details: new Map([[strongest, otherYear]]) })).reason).toBe('no_match');
+  });
+
+  it('names the look-alike at its place whose lettering the photo reads, when the named pin reads otherwise', async () => {
+    // the duels favoured the 2015 pin of a design, the photo reads "JULY 4TH 2016", which the 2016 pin,
+    // found at the same place with fewer inliers, prints
+    const y2015 = cand('crocodiles-2015', 72, 7), y2016 = cand('crocodiles-2016', 23, 8), other = cand('owls', 14);
+    const details = new Map([[y2015, agrees], [y2016, agrees]]);
+    const all = [y2015, y2016, other];
+    const named = await answer(all, [y2015], [], { details, textRefutes: new Set([y2015]), textConfirms: new Set([y2016]) });
+    expect(named.best?.pinId).toBe('crocodiles-2016');
+    // ... not when its lettering is not read with confidence
+    expect((await answer(all, [y2015], [], { details, textRefutes: new Set([y2015]) })).reason).toBe('no_match');
+    // ... nor when its detail disagrees
+    const refused = await answer(all, [y2015], [], { details: new Map([[y2015, agrees], [y2016, otherYear]]), textRefutes: new Set([y2015]), textConfirms: new Set([y2016]) });
+    expect(refused.reason).toBe('no_match');
+    // ... nor when two look-alikes read as printed
+    const y2017 = cand('crocodiles-2017', 20, 8);
+    const two = await answer([...all, y2017], [y2015], [], { details: new Map([...details, [y2017, agrees]]), textRefutes: new Set([y2015]), textConfirms: new Set([y2016, y2017]) });
+    expect(two.reason).toBe('no_match');
+    // ... nor when it was found elsewhere in the photo (its colours never compared at the pin's place)
+    const elsewhere = cand('crocodiles-2016', 23);
+    expect((await answer([y2015, elsewhere, other], [y2015], [], { details: new Map([[y2015, agrees], [elsewhere, agrees]]), textRefutes: new Set([y2015]), textConfirms: new Set([elsewhere]) })).reason).toBe('no_match');
+  });
+
   it('answers no match, without a detail check, when nothing was verified', async () => {
     const result = await answer([], [], [], {});
     expect(result).toMatchObject({ best: null, candidates: [], reason: 'no_match' });

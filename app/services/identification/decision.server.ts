@@ -392,9 +392,10 @@ export interface DecisionInput<V> {
 /**
  * The decide stage. Accept the favourite when its colours or its detail agree and no letter refuses it;
  * when the duels cannot part look-alikes, read their letters or answer "ambiguous" with the family (the
- * favourite, its rivals at its place and any pin it was not parted from); when the favourite is refused,
- * check the pin with the most inliers on its own; otherwise "no match" with the pins of most geometric
- * evidence.
+ * favourite, its rivals at its place and any pin it was not parted from); when the favourite is refused
+ * (or there is none), check the pin with the most inliers on its own; when the named pin's lettering
+ * reads otherwise, look for the look-alike whose lettering the photo reads; otherwise "no match" with
+ * the pins of most geometric evidence.
  */
 export async function decide<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision> {
   const { decision, named } = await cascade(input, probes);
@@ -410,6 +411,9 @@ export async function decide<V extends CandidateEvidence>(input: DecisionInput<V
     // prints "FOX HOLLOW", and the pin found most strongly prints "STONY BROOK"
     const other = await strongestOnItsOwn(input, probes, named);
     if (other?.named && !refutes(await probes.textReads(other.named))) return other.decision;
+    // ... or a look-alike found at its place reads as it prints its own lines (`readAsLookAlike`)
+    const confirmed = await readAsLookAlike(input, probes, named);
+    if (confirmed) return confirmed;
     const suggestions = decision.candidates.map((c) => ({ pinId: c.pinId, score: Math.min(c.score, NO_MATCH_MAX_SCORE) }));
     return { best: null, candidates: suggestions, reason: "no_match" };
   }
@@ -434,6 +438,34 @@ async function familyByText<V extends CandidateEvidence>(input: DecisionInput<V>
   const d = await probes.detail(v);
   return d && detailAccepts(d) && !detailVetoes(d) ? accept(v, 1, d, input).decision : null;
 }
+
+/**
+ * A look-alike of the refused pin, found at its place in the photo, whose own lines (those the refused
+ * pin does not print: its team name or its year) the photo reads as it prints them, and none of whose
+ * lines reads otherwise: the lettering that refused one pin of a design names another. Named if it is
+ * the only one of the first LOOK_ALIKES_READ so read and its detail agrees. A pin that is not in the
+ * catalogue prints lines that none of them prints, so no other pin's reads as printed.
+ */
+async function readAsLookAlike<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, refused: V): Promise<Decision | null> {
+  const seen = new Set<string>([refused.pinId]);
+  const others: V[] = [];
+  for (const v of input.verified) {
+    // (colours compared: found where the pin is, with a place to compare)
+    if (seen.has(v.pinId) || !v.H || v.inliers < DETAIL_MIN_INLIERS || v.resid === undefined) continue;
+    seen.add(v.pinId);
+    if (probes.samePlace(v, refused)) others.push(v);
+  }
+  if (others.length === 0) return null;
+  const refusedLines = (await probes.textReads(refused)).map((l) => lettersOf(l.text));
+  const reads = await Promise.all(others.slice(0, LOOK_ALIKES_READ).map(async (v) => ({ v, lines: await probes.textReads(v) })));
+  const own = (lines: LineReading[]) => lines.filter((l) => !refusedLines.includes(lettersOf(l.text)));
+  const confirmed = reads.filter((r) => confirms(own(r.lines)) && !differs(r.lines));
+  if (confirmed.length !== 1) return null;
+  const v = confirmed[0].v;
+  const d = await probes.detail(v);
+  return d && detailAccepts(d) && !detailVetoes(d) ? accept(v, 1, d, input).decision : null;
+}
+const LOOK_ALIKES_READ = 3;
 
 /** A line's letters and digits, upper case. */
 function lettersOf(text: string): string {
@@ -473,14 +505,14 @@ function confirms(lines: LineReading[], minChars = 1): boolean {
 const DAMAGE_READ_CHARS = 6;
 
 /**
- * The pin with the most inliers, checked in detail on its own once the pin `refused` is not named: it is
- * named when its colours or its detail agree, as the favourite's must, and nothing vetoes it (or the
+ * The pin with the most inliers, checked in detail on its own once the pin `refused` is not named (or
+ * when no pin's colours came close enough to make one the favourite, `refused` null): it is named when its colours or its detail agree, as the favourite's must, and nothing vetoes it (or the
  * veto is the photo's own damage: `vetoWaived`). Null when it is `refused`'s pin, has no homography or
  * too few inliers for a detail check, or its evidence falls short.
  */
-async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, refused: V): Promise<Answer<V> | null> {
+async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, refused: V | null): Promise<Answer<V> | null> {
   const g = input.verified[0];
-  if (!g?.H || g.pinId === refused.pinId || g.inliers < DETAIL_MIN_INLIERS) return null;
+  if (!g?.H || g.pinId === refused?.pinId || g.inliers < DETAIL_MIN_INLIERS) return null;
   const dg = await probes.detail(g);
   probes.lap?.("fallback");
   if (!dg) return null;
@@ -525,7 +557,10 @@ async function cascade<V extends CandidateEvidence>(input: DecisionInput<V>, pro
   // full-resolution detail check of the winner
   const d = winner ? await probes.detail(winner) : undefined;
   probes.lap?.("detail");
-  if (!winner) return noMatchAnswer;
+  // no favourite: the colours that came closest were those of a pin found with too few inliers to rival
+  // the strongest, and the strongest's own were not close to them (glare, a tint of the light); it is
+  // checked on its own, as when a favourite is refused
+  if (!winner) return (await strongestOnItsOwn(input, probes, null)) ?? noMatchAnswer;
   /**
    * An "ambiguous" answer: the candidates, and among them the family to choose from: the favourite,
    * its rivals found at its place (the pins whose colours came close enough to duel), and any pin it
