@@ -6,7 +6,7 @@
  *   npm run build        # first: this script builds nothing
  *   npx tsx tests/bench/identify.ts [--set public|validation|both] [--limit N] [--distractors N]
  *                                   [--json out.json] [--min-top1 0.85] [--max-false 0.10]
- *                                   [--keep] [--from-db FILE]
+ *                                   [--keep] [--from-db FILE] [--profile DIR]
  *
  * For each set (BENCH_DIR, default ../shared/bench/identify; VALIDATION_DIR, default
  * ../shared/bench/identify-validation), with its own database and server:
@@ -24,6 +24,8 @@
  * --keep keeps the temporary directory and its database; --from-db FILE starts from a copy of such
  * a database instead of importing again (with one --set only; give --distractors as when it was
  * imported, for the report): the 4,700 distractors take about 15 minutes to import, the queries 3.
+ * --profile DIR writes a V8 CPU profile of each server thread there (node --cpu-prof): where a
+ * photo's time goes, thread by thread.
  * The exit code is non-zero only when --min-top1 / --max-false are given and missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -62,6 +64,7 @@ const MIN_TOP1 = num('min-top1');
 const MAX_FALSE = num('max-false');
 const KEEP = args.includes('--keep');
 const FROM_DB = opt('from-db');
+const PROFILE = opt('profile');
 const SET = opt('set') ?? 'both';
 if (!['public', 'validation', 'both'].includes(SET)) throw new Error('--set: public, validation or both');
 const SETS: SetName[] = SET === 'both' ? ['public', 'validation'] : [SET as SetName];
@@ -239,7 +242,7 @@ async function runSet(setName: SetName) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const serverStarted = performance.now();
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'app/cli/server.js')], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(root, 'app/cli/server.js')], {
       cwd: root,
       env: { ...env, ...serverMemoryEnv, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret' },
       stdio: ['ignore', 'inherit', 'inherit'],
