@@ -892,9 +892,7 @@ export class VisualIndex {
       most = inl;
       best = k;
     });
-    // the strongest fit's inliers, or else where the shortlist's correspondences are densest
-    const box = best >= 0 ? inlierBox(strongest[best].points, fits[best].mask) : densestBox(listed, img.width, img.height);
-    const region = box && zoomRegion(box, img.width, img.height);
+    const region = zoomPlace(best >= 0 ? inlierBox(strongest[best].points, fits[best].mask) : null, listed, img.width, img.height);
     p.lap("zoomFind");
     if (!region) return null;
     const crop = cropEnlarged(cv, seen, img.width, img.height, region);
@@ -1310,7 +1308,7 @@ function coverageHoles(e: Entry, H: number[], inlierRef: number[], qW: number, q
 }
 
 /** A box in the photo (pixels). */
-interface Box {
+export interface Box {
   x0: number;
   y0: number;
   x1: number;
@@ -1330,12 +1328,20 @@ function inlierBox({ src }: Correspondences, mask: Uint8Array): Box {
   return box;
 }
 
+/** A square part of a photo (its corner and side, photo pixels) and how much it is enlarged to be looked at again. */
+export interface ZoomRegion {
+  x: number;
+  y: number;
+  side: number;
+  scale: number;
+}
+
 /**
  * The square part of a W x H photo to look at again around a pin found in `box`, and how much it is
  * enlarged (towards ZOOM_SIDE pixels, at most ZOOM_MAX_SCALE times); null when that part would be
  * most of the photo (nothing to gain).
  */
-function zoomRegion(box: Box, W: number, H: number): { x: number; y: number; side: number; scale: number } | null {
+function zoomRegion(box: Box, W: number, H: number): ZoomRegion | null {
   const side = Math.round(Math.max(ZOOM_MIN_SIDE * Math.min(W, H), Math.max(box.x1 - box.x0, box.y1 - box.y0) * ZOOM_MARGIN));
   if (side > ZOOM_MAX_SHARE * Math.min(W, H)) return null;
   const cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2;
@@ -1345,10 +1351,24 @@ function zoomRegion(box: Box, W: number, H: number): { x: number; y: number; sid
 }
 
 /**
+ * The part of a W x H photo to look at again (`zoom`): around the strongest fit's inliers (`fitBox`), or
+ * else where the shortlist's correspondences are densest: also when the fit's inliers spread over most
+ * of the photo, the chance inliers of a pin that is not there (a small pin elsewhere was then never
+ * looked at again: validation, engine alone, 2 more known photos named, none lost, the public set's
+ * answers the same). Null when neither gives a part smaller than most of the photo.
+ */
+export function zoomPlace(fitBox: Box | null, listed: { points: Correspondences }[], W: number, H: number): ZoomRegion | null {
+  const fitted = fitBox && zoomRegion(fitBox, W, H);
+  if (fitted) return fitted;
+  const dense = densestBox(listed, W, H);
+  return dense && zoomRegion(dense, W, H);
+}
+
+/**
  * Where the shortlisted images' tentative correspondences are densest in the photo: the square of
  * ZOOM_MIN_SIDE of the photo's short side that holds most of their photo points (on a grid of 32 px).
  */
-function densestBox(listed: Shortlisted[], W: number, H: number): Box | null {
+function densestBox(listed: { points: Correspondences }[], W: number, H: number): Box | null {
   const cell = 32;
   const gw = Math.ceil(W / cell), gh = Math.ceil(H / cell);
   const grid = new Float64Array(gw * gh);
