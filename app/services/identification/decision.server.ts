@@ -435,6 +435,11 @@ async function familyByText<V extends CandidateEvidence>(input: DecisionInput<V>
   if (confirmed.length !== 1 || !reads.every((r) => r === confirmed[0] || differs(own(r)))) return null;
   const v = confirmed[0].v;
   if (v.inliers < DETAIL_MIN_INLIERS) return null;
+  return namedOnDetail(v, input, probes);
+}
+
+/** A match with `v` when its detail check agrees and nothing vetoes it, else null. */
+async function namedOnDetail<V extends CandidateEvidence>(v: V, input: DecisionInput<V>, probes: DecisionProbes<V>): Promise<Decision | null> {
   const d = await probes.detail(v);
   return d && detailAccepts(d) && !detailVetoes(d) ? accept(v, 1, d, input).decision : null;
 }
@@ -460,10 +465,7 @@ async function readAsLookAlike<V extends CandidateEvidence>(input: DecisionInput
   const reads = await Promise.all(others.slice(0, LOOK_ALIKES_READ).map(async (v) => ({ v, lines: await probes.textReads(v) })));
   const own = (lines: LineReading[]) => lines.filter((l) => !refusedLines.includes(lettersOf(l.text)));
   const confirmed = reads.filter((r) => confirms(own(r.lines)) && !differs(r.lines));
-  if (confirmed.length !== 1) return null;
-  const v = confirmed[0].v;
-  const d = await probes.detail(v);
-  return d && detailAccepts(d) && !detailVetoes(d) ? accept(v, 1, d, input).decision : null;
+  return confirmed.length === 1 ? namedOnDetail(confirmed[0].v, input, probes) : null;
 }
 const LOOK_ALIKES_READ = 3;
 
@@ -506,8 +508,9 @@ const DAMAGE_READ_CHARS = 6;
 
 /**
  * The pin with the most inliers, checked in detail on its own once the pin `refused` is not named (or
- * when no pin's colours came close enough to make one the favourite, `refused` null): it is named when its colours or its detail agree, as the favourite's must, and nothing vetoes it (or the
- * veto is the photo's own damage: `vetoWaived`). Null when it is `refused`'s pin, has no homography or
+ * when no pin's colours came close enough to make one the favourite, `refused` null): it is named when
+ * its colours or its detail agree, as the favourite's must, and nothing vetoes it (or the veto is the
+ * photo's own damage: `vetoWaived`). Null when it is `refused`'s pin, has no homography or
  * too few inliers for a detail check, or its evidence falls short.
  */
 async function strongestOnItsOwn<V extends CandidateEvidence>(input: DecisionInput<V>, probes: DecisionProbes<V>, refused: V | null): Promise<Answer<V> | null> {
