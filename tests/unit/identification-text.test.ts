@@ -136,6 +136,21 @@ describe('the OCR models', () => {
     expect(read.map((l) => l.verdict)).toEqual(lines.map(() => 'unseen'));
   }, 30_000);
 
+  it('reads the lines where the homography puts them, and gives their boxes in the reference\'s frame', async () => {
+    const cv = await getCV();
+    const reference = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019), 512);
+    const lines = await findTextLines(cv, reference);
+    // the pin photographed 100 px from the left and 60 from the top of a larger white frame
+    const width = 700, height = 640;
+    const photo = { data: new Uint8Array(width * height * 3).fill(255), width, height };
+    for (let y = 0; y < reference.height; y++) {
+      photo.data.set(reference.data.subarray(y * reference.width * 3, (y + 1) * reference.width * 3), ((y + 60) * width + 100) * 3);
+    }
+    const read = await readPhotoLines(cv, photo, [1, 0, -100, 0, 1, -60, 0, 0, 1], reference, lines);
+    expect(read.map((l) => l.verdict)).toEqual(lines.map(() => 'agrees'));
+    expect(read.map((l) => l.box)).toEqual(lines.map((l) => [l.x, l.y, l.w, l.h]));
+  }, 30_000);
+
   it('reads the lettering along a round pin\'s ring, and tells another year printed there', async () => {
     const cv = await getCV();
     const reference = await decodeRGB(await pinArtwork(31, 'EAGLES', 2019, { arc: 'COOPERSTOWN 2013' }), 512);
