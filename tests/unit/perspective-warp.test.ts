@@ -50,6 +50,28 @@ describe('the perspective warp', () => {
     expect(partly).toBeGreaterThan(5);
   });
 
+  it("gives OpenCV's bytes when the frame reads a small part of a large source, to its edges", async () => {
+    // (only that part is handed to OpenCV: the photo onto a thumbnail or a pin's lines)
+    const cv = await getCV();
+    const rnd = mulberry32(17);
+    const sw = 1024, sh = 768, W = 256, Hh = 256;
+    const data = new Uint8Array(sw * sh * 3);
+    for (let i = 0; i < data.length; i++) data[i] = Math.floor(rnd() * 256);
+    const mask = new Uint8Array(sw * sh);
+    for (let i = 0; i < mask.length; i++) mask[i] = rnd() < 0.5 ? 0 : 255;
+    for (let t = 0; t < 12; t++) {
+      // a pin of 80-380 px anywhere, some past the photo's edges, tilted
+      const size = 80 + 300 * rnd(), cx = -40 + (sw + 80) * rnd(), cy = -40 + (sh + 80) * rnd();
+      const corners = [[-1, -1], [1, -1], [1, 1], [-1, 1]].flatMap(([dx, dy]) => [cx + (dx * size) / 2 + (rnd() - 0.5) * size * 0.4, cy + (dy * size) / 2 + (rnd() - 0.5) * size * 0.4]);
+      const H = homographyOnto(cv, corners, W, Hh);
+      const got = warpPerspective(cv, { data, width: sw, height: sh, channels: 3 }, H, W, Hh, mask);
+      expect(differing(got.pixels, openCvWarp(cv, data, sw, sh, 3, H, W, Hh, true)), `sample ${t}: pixels`).toBe(0);
+      expect(differing(got.nearest!, openCvWarp(cv, mask, sw, sh, 1, H, W, Hh, false)), `sample ${t}: mask`).toBe(0);
+      const cover = warpPerspective(cv, { data, width: sw, height: sh, channels: 3 }, H, W, Hh, 'cover').nearest!;
+      expect(differing(cover, openCvWarp(cv, new Uint8Array(sw * sh).fill(255), sw, sh, 1, H, W, Hh, false)), `sample ${t}: cover`).toBe(0);
+    }
+  });
+
   it('gives 0 where the frame is not in the source at all', async () => {
     const cv = await getCV();
     const data = new Uint8Array(20 * 10).fill(200);
