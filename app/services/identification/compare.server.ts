@@ -31,6 +31,8 @@ const RATIO = 0.8;
 export interface Thumb extends RawImage {
   pin: Uint8Array;
   around: Uint8Array;
+  /** softened as compared (`compareAligned`): made by the first comparison with it, kept for later photos */
+  soft?: Uint8Array;
 }
 
 export function thumbnail(raw: RawImage): Thumb {
@@ -191,7 +193,8 @@ export function compareAligned(
   // both softened alike (OpenCV's 5 x 5 Gaussian, its default mirrored border; in WebAssembly SIMD)
   const soften = { channels: 3, size: 5, border: "reflect101" } as const;
   const n = W * Hh;
-  const qd = gaussianBlur(cv, warped.pixels, W, Hh, 1.2, soften), rd = gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften);
+  const qd = gaussianBlur(cv, warped.pixels, W, Hh, 1.2, soften);
+  const rd = (thumb.soft ??= gaussianBlur(cv, thumb.data, W, Hh, 1.2, soften)); // (read, never written)
   const vm = warped.nearest, hm = thumb.pin;
   const mask = new Uint8Array(n);
   let cnt = 0;
