@@ -6,7 +6,7 @@ import type { CV } from "./opencv.server";
 import { gaussianBlur } from "./pixels.server";
 import type { RawImage } from "./raw-image";
 import { BACKGROUND_STEP, dilated, letterDuel, pinMask, type DetailResult, type LetterDuel, type ReferenceDetail } from "./detail.server";
-import { frameInsidePhoto, invert3, referencePairHomography, type ReferencePair } from "./geometry.server";
+import { frameInsidePhoto, invert3, mul3, referencePairHomography, type ReferencePair } from "./geometry.server";
 import { warpPerspective } from "./warp.server";
 import { unpackPoints } from "./features.server";
 
@@ -292,12 +292,6 @@ export function compareAligned(
     tileMax: tiles.length ? tiles[tiles.length - 1] : 99,
     localMax: local.length ? local[local.length - 1] : 99,
   };
-}
-
-function mul3(x: number[], y: number[]): number[] {
-  const o = new Array<number>(9).fill(0);
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) o[r * 3 + c] += x[r * 3 + k] * y[k * 3 + c];
-  return o;
 }
 
 /**

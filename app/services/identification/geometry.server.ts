@@ -46,6 +46,13 @@ export function projectPoint(H: number[], x: number, y: number): [number, number
   return [(H[0] * x + H[1] * y + H[2]) / w, (H[3] * x + H[4] * y + H[5]) / w];
 }
 
+/** The product x y of two 3 x 3 matrices (row by row): y applied first. */
+export function mul3(x: number[], y: number[]): number[] {
+  const o = new Array<number>(9).fill(0);
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) o[r * 3 + c] += x[r * 3 + k] * y[k * 3 + c];
+  return o;
+}
+
 /** The inverse of a 3 x 3 matrix (row by row); not finite when it is singular. */
 export function invert3(m: number[]): number[] {
   const [a, b, c, d, e, f, g, h, i] = m;

@@ -14,6 +14,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { CV } from "./opencv.server";
 import type { RawImage } from "./raw-image";
 import { PIN_MASK_ERODED, partSwing, pinMask, type HangingPart, type ReferenceDetail } from "./detail.server";
+import { mul3 } from "./geometry.server";
 import { grayscale } from "./pixels.server";
 import { warpPerspective } from "./warp.server";
 
@@ -614,7 +615,7 @@ export async function readPhotoLines(
   // need the whole frame
   const flat = lines.every((line) => !line.ring && !onPart(line));
   const at = flat ? linesBounds(lines, W, Hh) : { x: 0, y: 0, w: W, h: Hh };
-  const onBounds = [H[0] - at.x * H[6], H[1] - at.x * H[7], H[2] - at.x * H[8], H[3] - at.y * H[6], H[4] - at.y * H[7], H[5] - at.y * H[8], H[6], H[7], H[8]];
+  const onBounds = mul3([1, 0, -at.x, 0, 1, -at.y, 0, 0, 1], H); // (then moved to the bounds' corner)
   const warped = warpPerspective(cv, { data: photo.data, width: photo.width, height: photo.height, channels: 3 }, onBounds, at.w, at.h, "cover");
   const whole = { data: warped.pixels, cover: warped.nearest as Uint8Array, width: at.w, height: at.h };
   const swung = new Map<HangingPart, typeof whole>();

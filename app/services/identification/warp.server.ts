@@ -7,7 +7,7 @@
 // the warped thumbnail only on and about the pin. Only the part of the source that the frame reads
 // is copied for OpenCV (`sourcePart`), with the same bytes out: a 256 px thumbnail's warp from a
 // 1,024 px photo took 2.9 ms with the whole photo and its cover copied, 1.7 with the part.
-import { invert3 } from "./geometry.server";
+import { invert3, mul3 } from "./geometry.server";
 import type { CV } from "./opencv.server";
 
 export interface WarpSource {
@@ -99,7 +99,7 @@ export function warpPerspective(
   // cover 0.8 MB): the homography then starts from that part's corner
   const part = sourcePart(H, W, Hh, src.width, src.height);
   const { data, width: sw, height: sh, channels: cn } = part ? { ...src, data: cropped(src.data, src.width, src.channels, part), width: part.w, height: part.h } : src;
-  const from = part ? [H[0], H[1], H[0] * part.x + H[1] * part.y + H[2], H[3], H[4], H[3] * part.x + H[4] * part.y + H[5], H[6], H[7], H[6] * part.x + H[7] * part.y + H[8]] : H;
+  const from = part ? mul3(H, [1, 0, part.x, 0, 1, part.y, 0, 0, 1]) : H;
   const Hm = cv.matFromArray(3, 3, cv.CV_64FC1, from);
   try {
     const pixels = warpWith(cv, data, sw, sh, cn, Hm, W, Hh, cv.INTER_LINEAR);
