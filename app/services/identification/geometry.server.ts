@@ -21,23 +21,33 @@ export function plausibleHomography(h: number[]): boolean {
 }
 
 /**
+ * The corners of a W x Hh frame's pixels (their centres, from 0 to W - 1 and Hh - 1) taken back into
+ * the source under H (source -> frame), or null when they do not all lie on one side of H's horizon.
+ * When they do, every pixel of the frame comes from inside the convex quadrilateral of these four.
+ */
+export function frameCornersInSource(H: number[], W: number, Hh: number): [number, number][] | null {
+  const [a, b, c, d, e, f, g, h, k] = invert3(H);
+  const corners: [number, number][] = [];
+  let sign = 0;
+  for (const [x, y] of [[0, 0], [W - 1, 0], [0, Hh - 1], [W - 1, Hh - 1]]) {
+    const w = g * x + h * y + k;
+    if (!(Math.abs(w) > 1e-12) || (sign && Math.sign(w) !== sign)) return null;
+    sign = Math.sign(w);
+    corners.push([(a * x + b * y + c) / w, (d * x + e * y + f) / w]);
+  }
+  return corners;
+}
+
+/**
  * Whether every pixel of a W x H frame comes from inside a qW x qH photo under H (photo -> frame), a
  * pixel away from its edge: the frame's corners, taken back into the photo, lie inside it, and on one
- * side of the horizon (the image of a rectangle is then the convex quadrilateral of its corners').
+ * side of the horizon (`frameCornersInSource`).
  * A nearest-neighbour warp of the photo's area onto the frame (OpenCV's warpPerspective of a plane of
  * 255s) is then 255 everywhere and need not be made.
  */
 export function frameInsidePhoto(H: number[], W: number, Hh: number, qW: number, qH: number): boolean {
-  const [a, b, c, d, e, f, g, h, k] = invert3(H);
-  let sign = 0;
-  for (const [x, y] of [[0, 0], [W - 1, 0], [0, Hh - 1], [W - 1, Hh - 1]]) {
-    const w = g * x + h * y + k;
-    if (!(Math.abs(w) > 1e-12) || (sign && Math.sign(w) !== sign)) return false;
-    sign = Math.sign(w);
-    const px = (a * x + b * y + c) / w, py = (d * x + e * y + f) / w;
-    if (!(px >= 1 && py >= 1 && px <= qW - 2 && py <= qH - 2)) return false;
-  }
-  return true;
+  const corners = frameCornersInSource(H, W, Hh);
+  return !!corners && corners.every(([px, py]) => px >= 1 && py >= 1 && px <= qW - 2 && py <= qH - 2);
 }
 
 /** The point (x, y) under the homography H (3 x 3, row by row). */

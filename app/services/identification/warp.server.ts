@@ -7,7 +7,7 @@
 // the warped thumbnail only on and about the pin. Only the part of the source that the frame reads
 // is copied for OpenCV (`sourcePart`), with the same bytes out: a 256 px thumbnail's warp from a
 // 1,024 px photo took 2.9 ms with the whole photo and its cover copied, 1.7 with the part.
-import { invert3, mul3 } from "./geometry.server";
+import { frameCornersInSource, mul3 } from "./geometry.server";
 import type { CV } from "./opencv.server";
 
 export interface WarpSource {
@@ -42,27 +42,15 @@ function warpWith(cv: CV, data: Uint8Array, sw: number, sh: number, cn: number, 
 /**
  * The part of a sw x sh source that a W x Hh frame reads through H (source -> frame), 2 pixels wider
  * each way for the bilinear neighbours and within the source: the box of the frame's corners taken back
- * into the source. Null when that box is most of the source, or when the frame crosses H's horizon
- * (the corners' box would not hold every pixel's place).
+ * into the source (`frameCornersInSource`). Null when that box is most of the source, or when the
+ * frame crosses H's horizon (the corners' box would not hold every pixel's place).
  */
 function sourcePart(H: number[], W: number, Hh: number, sw: number, sh: number): { x: number; y: number; w: number; h: number } | null {
-  const inv = invert3(H);
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  let side = 0;
-  for (const [x, y] of [[0, 0], [W, 0], [0, Hh], [W, Hh]]) {
-    const w = inv[6] * x + inv[7] * y + inv[8];
-    // the same side of the horizon at every corner (w is affine in x, y: then all the frame is)
-    if (!(Math.abs(w) > 1e-12) || (side !== 0 && Math.sign(w) !== side)) return null;
-    side = Math.sign(w);
-    const sx = (inv[0] * x + inv[1] * y + inv[2]) / w, sy = (inv[3] * x + inv[4] * y + inv[5]) / w;
-    if (!Number.isFinite(sx) || !Number.isFinite(sy)) return null;
-    x0 = Math.min(x0, sx);
-    y0 = Math.min(y0, sy);
-    x1 = Math.max(x1, sx);
-    y1 = Math.max(y1, sy);
-  }
-  const x = Math.max(0, Math.floor(x0) - 2), y = Math.max(0, Math.floor(y0) - 2);
-  const w = Math.min(sw, Math.ceil(x1) + 3) - x, h = Math.min(sh, Math.ceil(y1) + 3) - y;
+  const corners = frameCornersInSource(H, W, Hh);
+  if (!corners || !corners.every(([sx, sy]) => Number.isFinite(sx) && Number.isFinite(sy))) return null;
+  const xs = corners.map(([sx]) => sx), ys = corners.map(([, sy]) => sy);
+  const x = Math.max(0, Math.floor(Math.min(...xs)) - 2), y = Math.max(0, Math.floor(Math.min(...ys)) - 2);
+  const w = Math.min(sw, Math.ceil(Math.max(...xs)) + 3) - x, h = Math.min(sh, Math.ceil(Math.max(...ys)) + 3) - y;
   if (w < 1 || h < 1 || w * h > SOURCE_PART_SHARE * sw * sh) return null;
   return { x, y, w, h };
 }
