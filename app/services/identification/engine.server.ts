@@ -163,14 +163,14 @@ const MOST_VOTED_EXHAUSTIVE = 2; // ... and so are the most-voted images, which 
 const RANK_ITERS = 250; // RANSAC iterations for counting the inliers of the images voted below the first SHORTLIST_IMAGES
 // a quick fit whose inliers' hull covers less of the pin's area in the reference than this share ranks
 // lower in the shortlist (`quickRank`): validation top-1 73.0 -> 73.5%, top-4 85.3 -> 86.5%, the
-// public set's unchanged (README, "The quick fit's spread"); a power of 0.5 named one more validation
+// public set's unchanged (EXPERIMENTS.md, "Changes tried"); a power of 0.5 named one more validation
 // photo and showed two fewer pins of the public set
 const QUICK_SPREAD = 0.05;
 const QUICK_SPREAD_POWER = 0.35;
 const RATIO = 0.8;
 // a photo descriptor votes for an image only when that image's nearest is within this many bits of the
 // nearest any image offers it (vote in vocab.server.ts): at 5,000 pins top-1 77.5 -> 80.2%, at 300 pins
-// 83.3 -> 83.7%, top-4 96.8 -> 97.2% (engine alone, the whole public set; 8 and 16 bits: "Figures")
+// 83.3 -> 83.7%, top-4 96.8 -> 97.2% (engine alone, the whole public set; 8 and 16 bits: in the commit that made it)
 const VOTE_MARGIN = 12;
 // a photo descriptor is also searched in the visual word it is nearly as close to (within this many
 // bits of its own): the vote then depends much less on where the vocabulary's boundaries fall
@@ -821,7 +821,7 @@ export class VisualIndex {
     // ranked by votes weighted by the rarity (idf) of the photo descriptor's visual word, each word
     // counted once an image: common texture (background, enamel edges, lettering strokes every pin
     // has) weighs less. Engine alone, validation top-1 73.5 -> 74.5%, top-4 86.5 -> 86.8%, false
-    // matches 17 -> 16% (README, "The vote weighted by word rarity"); the correspondences and the
+    // matches 17 -> 16% (EXPERIMENTS.md, "Changes tried"); the correspondences and the
     // vote counts the shortlist's bars read are unchanged. Stable: equal weights keep first-vote order
     voted.sort((a, b) => weighted[b] - weighted[a]);
     const ranked: Voted[] = voted.filter((slot) => slots[slot]).map((slot) => ({ e: slots[slot] as Entry, slot, votes: votes[slot], arr: [] as number[] }));
@@ -1114,7 +1114,7 @@ export class VisualIndex {
    * STRONGEST_EXHAUSTIVE images with the most inliers are then matched with every photo descriptor
    * (ratioMatches, about 4 ms an image; the second in the worker), and their inliers counted again; the
    * correspondences that count more replace the vote's. Engine alone on the public set: top-1 83.7 ->
-   * 85.2% at 300 pins, 80.2 -> 83.5% at 5,000 ("Figures"). So are the `mostVoted` images that their
+   * 85.2% at 300 pins, 80.2 -> 83.5% at 5,000 (the commit that made it). So are the `mostVoted` images that their
    * quick count left out of the shortlist: one takes the place of the weakest when it then counts more
    * (`shortlistPlace`; top-4 96.8 -> 97.0% at 300 pins, 93.3 -> 93.7% at 5,000). A reference cut out of
    * a photo was matched so already (PHOTO_EXHAUSTIVE). Returns the shortlist so changed.

@@ -150,7 +150,7 @@ export interface PinFit {
  * model (GC-RANSAC). Plain RANSAC stops as soon as a model explains a high share of the points and
  * refines it on all of them, 8 px apart: with many inliers its homography could be a few pixels off
  * at one side of the pin, which the colour, detail and letter checks then saw as a difference. On the
- * public set, over four catalogue orders, top-1 rose 1.8 points in every order ("Figures").
+ * public set, over four catalogue orders, top-1 rose 1.8 points in every order (the commit that made it).
  * (The opencv.js typings predate the USAC constants, which the build has.)
  */
 const usacAccurate = (cv: CV): number => (cv as unknown as { USAC_ACCURATE: number }).USAC_ACCURATE;

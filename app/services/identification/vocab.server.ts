@@ -213,7 +213,7 @@ const CHUNK_BYTES = CHUNK * 32;
  * The descriptors an index holds at most, over all its images: four chunks (128 MB; with their
  * posting lists' owners and keypoints about 150 MB). ORB keeps 1,000 a reference image, so up to about
  * 4,200 images each keeps all of them; beyond, each keeps an equal share (`descriptorShare`): at 5,000
- * pins 829, for about a point of top-1 and 35-44 MB less at the peak (README, "The descriptor budget
+ * pins 829, for about a point of top-1 and 35-44 MB less at the peak (EXPERIMENTS.md, "The descriptor budget
  * at 5,000 pins").
  */
 export const DESCRIPTOR_BUDGET = 4 << CHUNK_SHIFT;
@@ -603,7 +603,7 @@ export function gatherSlot(lists: PostingLists, slot: number, out: Uint32Array):
  * pin); one that lies far behind it is chance, and chance grows with the catalogue: a vocabulary
  * built for 5,000 pins has nine times the words of one for 300, an image seldom has a second
  * descriptor in a word to ratio-test against, and such stray votes put unrelated images above the
- * right pin ("Figures").
+ * right pin (the commit that made it).
  *
  * The images filed when the lists were built are searched by `voteOne` (hamming.wat) in the store's
  * memory: about four million descriptor distances a photo, which WebAssembly's i64.popcnt counts
