@@ -9,6 +9,7 @@ import {
   decide,
   score,
   suggestByAppearance,
+  appearanceWanted,
   tallyDuels,
   type CandidateEvidence,
   type DecisionProbes,
@@ -431,5 +432,21 @@ describe("a no-match answer's suggestions by appearance", () => {
 
   it("leaves the engine's suggestions as they were when no appearance was compared", () => {
     expect(suggestByAppearance(engine, [])).toEqual(engine);
+  });
+
+  it('wants no appearance when the engine fills every place with pins that look alike', () => {
+    const full = [
+      { pinId: 'a', score: 44 },
+      { pinId: 'weak', score: 22 },
+      { pinId: 'b', score: 38 },
+      { pinId: 'c', score: 31 },
+      { pinId: 'd', score: 30 },
+    ];
+    expect(appearanceWanted(engine)).toBe(true);
+    expect(appearanceWanted(full.slice(0, 4))).toBe(true);
+    expect(appearanceWanted(full)).toBe(false);
+    // the closest pins would not have changed the answer: the engine may leave the windows alone
+    expect(suggestByAppearance(full, looks)).toEqual(suggestByAppearance(full, []));
+    expect(suggestByAppearance(full, []).map((c) => c.pinId)).toEqual(['a', 'b', 'c', 'd', 'weak']);
   });
 });

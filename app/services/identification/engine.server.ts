@@ -65,6 +65,7 @@ import {
   decide,
   SIMILAR_PINS_LIMIT,
   suggestByAppearance,
+  appearanceWanted,
   DETAIL_MIN_INLIERS,
   plausibleRivals,
   score,
@@ -761,8 +762,9 @@ export class VisualIndex {
     if (decision.reason === "no_match") {
       // the pins of closest appearance, for its suggestions: looked for only now, since looking at
       // once when the shortlist is weak (on onnxruntime's thread) slowed every such photo on 2 cores
-      // (validation p50 139 -> 185 ms over HTTP), named or not
-      const closest = await this.closestInAppearance(cv, img).catch(() => []);
+      // (validation p50 139 -> 185 ms over HTTP), named or not; and not when the engine's own
+      // suggestions that look alike fill every place
+      const closest = appearanceWanted(decision.candidates) ? await this.closestInAppearance(cv, img).catch(() => []) : [];
       decision = { ...decision, candidates: suggestByAppearance(decision.candidates, closest) };
       lap("appearance");
     }
