@@ -675,7 +675,12 @@ export const SIMILAR_PINS_LIMIT = 4;
  * answers, every other photo).
  */
 export function appearanceWanted(candidates: Decision["candidates"]): boolean {
-  return candidates.filter((c) => c.score >= SIMILAR_MIN_SCORE).length < SIMILAR_PINS_LIMIT;
+  return lookingAlike(candidates).length < SIMILAR_PINS_LIMIT;
+}
+
+/** The engine's suggestions that look alike (SIMILAR_MIN_SCORE): a no-match answer shows them first. */
+function lookingAlike(candidates: Decision["candidates"]): Decision["candidates"] {
+  return candidates.filter((c) => c.score >= SIMILAR_MIN_SCORE);
 }
 
 /**
@@ -686,8 +691,7 @@ export function appearanceWanted(candidates: Decision["candidates"]): boolean {
  * SUGGESTION_MIN_SCORE (18-49): shown, never named.
  */
 export function suggestByAppearance(candidates: Decision["candidates"], closest: { pinId: string; similarity: number }[]): Decision["candidates"] {
-  const clear = candidates.filter((c) => c.score >= SIMILAR_MIN_SCORE);
-  const out = [...clear];
+  const out = lookingAlike(candidates);
   const seen = new Set(out.map((c) => c.pinId));
   for (const a of closest) {
     if (out.length >= SIMILAR_PINS_LIMIT) break;
