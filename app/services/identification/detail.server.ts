@@ -643,27 +643,36 @@ function swingOf(
   cv: CV, warped: Uint8Array, r: Uint8Array, ref: { width: number; height: number }, part: HangingPart, tiles: number[], cols: number,
 ): { angle: number; scores: number[]; turned: Uint8Array } | null {
   const W = ref.width, H = ref.height;
+  // only the part's box is turned: the part's tiles and letters are read there, and the rest of the
+  // frame stays 0
+  const [bx, by, bw, bh] = partBox(part, W, H);
   const src = new cv.Mat(H, W, cv.CV_8UC1);
   const dst = new cv.Mat();
   let best: { angle: number; scores: number[]; turned: Uint8Array } | null = null, bestSum = -Infinity;
   try {
     src.data.set(warped);
-    const size = new cv.Size(W, H);
+    const size = new cv.Size(bw, bh);
     const pivot = new cv.Point(part.pivot[0], part.pivot[1]);
     for (let a = -SWING_MAX; a <= SWING_MAX; a += SWING_STEP) {
       if (a === 0) continue;
       const M = cv.getRotationMatrix2D(pivot, a, 1);
       try {
+        // the box's corner is the output's (0, 0): M takes the photo to the output
+        const m = M.data64F;
+        m[2] -= bx;
+        m[5] -= by;
         cv.warpAffine(src, dst, M, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0));
       } finally {
         M.delete();
       }
-      const turned = dst.data;
+      // (a new image each angle: the correlation kernel keeps the images it was given by identity)
+      const turned = new Uint8Array(W * H);
+      for (let y = 0; y < bh; y++) turned.set(dst.data.subarray(y * bw, (y + 1) * bw), (by + y) * W + bx);
       const scores = tiles.map((t) => tileNcc(turned, r, W, H, (t % cols) * TILE, Math.floor(t / cols) * TILE, WIDE_SHIFT));
       const sum = scores.reduce((s, v) => s + Math.max(0, v), 0);
       if (sum > bestSum) {
         bestSum = sum;
-        best = { angle: a, scores, turned: new Uint8Array(turned) };
+        best = { angle: a, scores, turned };
       }
     }
   } finally {
@@ -672,6 +681,34 @@ function swingOf(
   }
   return best;
 }
+
+/**
+ * A hanging part's box in its reference's frame: its region's bounds, SWING_MARGIN wider each way,
+ * inside the frame (x, y, width, height). A tile or letter whose centre lies on the part, searched
+ * about its place, lies in it. Found once a part.
+ */
+function partBox(part: HangingPart, W: number, H: number): [number, number, number, number] {
+  let box = partBoxes.get(part);
+  if (!box) {
+    let x0 = W, y0 = H, x1 = -1, y1 = -1;
+    for (let y = 0, i = 0; y < H; y++)
+      for (let x = 0; x < W; x++, i++)
+        if (part.region[i]) {
+          if (x < x0) x0 = x;
+          if (x > x1) x1 = x;
+          if (y < y0) y0 = y;
+          if (y > y1) y1 = y;
+        }
+    const left = Math.max(0, x0 - SWING_MARGIN), top = Math.max(0, y0 - SWING_MARGIN);
+    box = x1 < 0 ? [0, 0, W, H] : [left, top, Math.min(W, x1 + 1 + SWING_MARGIN) - left, Math.min(H, y1 + 1 + SWING_MARGIN) - top];
+    partBoxes.set(part, box);
+  }
+  return box;
+}
+const partBoxes = new WeakMap<HangingPart, [number, number, number, number]>();
+// a tile (TILE) or a letter (GLYPH_MAX_H and its margin) with its centre on the part, searched
+// WIDE_SHIFT about its place, reaches at most this far past the part's region
+const SWING_MARGIN = 48;
 
 // Letters and digits (glyphBoxes, wrongLetters)
 const GLYPH_CONTRAST = 24; // a stroke differs from its surroundings (21 px box mean) by this much
