@@ -8,8 +8,8 @@
  *                                      [--every N] [--json out.json]
  *
  * Each DIR is a checkout of the project with its `npm run build` done (a `git worktree` of the
- * version before, beside this one). Every build's server is started, with the flags the server runs
- * with, on its own copy of the database FILE kept by `identify.ts --keep`; each query photo
+ * version before, beside this one). Every build's server is started, with the Node flags that build's
+ * server runs with, on its own copy of the database FILE kept by `identify.ts --keep`; each query photo
  * (every Nth with --every) is posted to each server in turn, the first server changing from photo to
  * photo, one request at a time. Reports each build's p50 / p95, and against the first build the
  * median of the photo-by-photo differences and how many answers (identified, pin, similar pins)
@@ -94,7 +94,10 @@ async function main() {
       fs.mkdirSync(dir);
       for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(dbFile + suffix)) fs.copyFileSync(dbFile + suffix, path.join(dir, `bench.db${suffix}`));
       const port = 3900 + k + Math.floor(Math.random() * 1000);
-      const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(b.dir, 'app/cli/server.js')], {
+      // each build with the Node flags it runs with (its own app/cli/server-flags.js)
+      const own = path.join(b.dir, 'app/cli/server-flags.js');
+      const flags = fs.existsSync(own) ? ((await import(own)) as { SERVER_NODE_FLAGS: string[] }).SERVER_NODE_FLAGS : SERVER_NODE_FLAGS;
+      const child = spawn(process.execPath, [...flags, path.join(b.dir, 'app/cli/server.js')], {
         cwd: b.dir,
         env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, NODE_ENV: 'production', ENV_FILE: 'off', PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0', IDENTIFY_RATE_LIMIT: 'off', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-secret-bench-secret-bench-secret', ...envOf(b.name) },
         stdio: ['ignore', 'ignore', 'inherit'],
