@@ -61,6 +61,11 @@ describe('foldAffineHardSwish', () => {
     await Promise.all([before.release(), after.release()]);
   }, 60_000);
 
+  it('refuses a damaged model rather than folding part of it (the recogniser is then loaded as published)', () => {
+    const published = readFileSync(paths.recognitionPath);
+    expect(() => foldAffineHardSwish(published.subarray(0, published.length - 1000))).toThrow(/onnx: truncated/);
+  });
+
   it('leaves a model without such blocks as it was', () => {
     const detector = readFileSync(paths.detectionPath);
     const { model, report } = foldAffineHardSwish(detector);
