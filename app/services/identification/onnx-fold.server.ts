@@ -375,14 +375,13 @@ function convWeights(g: Graph, conv: Node): { w: Weights; bias: Weights } | null
   return bias && bias.values.length === w.dims[0] ? { w, bias } : null;
 }
 
-/** A 1 x 1 convolution without padding, stride or groups reading `input`: d can move into its bias. */
-function pointwise(g: Graph, conv: Node, input: string): boolean {
+/** A 1 x 1 convolution without padding, stride or groups reading `input` (its weights `w`): d can move into its bias. */
+function pointwise(conv: Node, input: string, w: Weights): boolean {
   if (conv.op !== "Conv" || conv.inputs[0] !== input || conv.inputs.slice(1).includes(input)) return false;
   const k = intsAttribute(conv, "kernel_shape");
   const pads = intsAttribute(conv, "pads") ?? [0, 0, 0, 0];
   const group = intsAttribute(conv, "group")?.[0] ?? 1;
-  const w = g.constant(conv.inputs[1]);
-  return !!w && w.dims[2] === 1 && w.dims[3] === 1 && (!k || k.every((v) => v === 1)) && pads.every((p) => p === 0) && group === 1 && !attribute(conv, "auto_pad");
+  return w.dims[2] === 1 && w.dims[3] === 1 && (!k || k.every((v) => v === 1)) && pads.every((p) => p === 0) && group === 1 && !attribute(conv, "auto_pad");
 }
 
 export interface FoldReport {
@@ -430,10 +429,13 @@ export function foldAffineHardSwish(model: Uint8Array): { model: Uint8Array; rep
     const out = block.shift.outputs[0];
     const next = g.consumers(out);
     if (d === null) continue;
-    const nextWeights = next.map((n) => (pointwise(g, n, out) ? convWeights(g, n) : null));
+    const nextWeights = next.map((n) => {
+      const nw = n.op === "Conv" ? convWeights(g, n) : null;
+      return nw && pointwise(n, out, nw.w) ? nw : null;
+    });
     if (next.length === 0 || nextWeights.some((nw) => !nw)) {
       // a depthwise 1 x 1 convolution adding d: onnxruntime keeps it in its blocked layout
-      const channels = g.constant(conv.inputs[1])!.dims[0];
+      const channels = w.dims[0];
       const ones = `${out}.shift_weight`, shiftBias = `${out}.shift_bias`;
       g.nodes.unshift(constantNode(ones, { dims: [channels, 1, 1, 1], values: new Float32Array(channels).fill(1) }), constantNode(shiftBias, { dims: [channels], values: new Float32Array(channels).fill(d) }));
       const shiftConv = encodeNode("Conv", [mul.outputs[0], ones, shiftBias], [out], `${out}.shift`, {}, { group: channels, kernel_shape: [1, 1] });
