@@ -125,20 +125,20 @@ const sessionOptions: InferenceSession.SessionOptions = {
 };
 
 /**
- * The recogniser with its blocks folded (onnx-fold.server.ts): the same arithmetic, a line in about
- * 70% of the time. A model the fold cannot read is loaded as published.
+ * A model (the recogniser, the detector) with its blocks folded (onnx-fold.server.ts): the same
+ * arithmetic in about 70% of the time. A model the fold cannot read is loaded as published.
  */
-function foldedRecogniser(published: Uint8Array): Uint8Array {
+function foldedModel(published: Uint8Array): Uint8Array {
   try {
     return foldAffineHardSwish(published).model;
   } catch (error) {
-    console.warn(`[identify] the recogniser is loaded unfolded: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(`[identify] a text model is loaded unfolded: ${error instanceof Error ? error.message : String(error)}`);
     return published;
   }
 }
 
 function recogniserSession(): Promise<InferenceSession> {
-  recogniser ??= loadModels().then((m) => m.ort.InferenceSession.create(foldedRecogniser(readFileSync(m.recognitionPath)), sessionOptions));
+  recogniser ??= loadModels().then((m) => m.ort.InferenceSession.create(foldedModel(readFileSync(m.recognitionPath)), sessionOptions));
   return recogniser;
 }
 
@@ -167,7 +167,7 @@ export async function warmTextReader(): Promise<void> {
 
 async function detectorSession(): Promise<InferenceSession> {
   if (detectorTimer) clearTimeout(detectorTimer);
-  detector ??= loadModels().then((m) => m.ort.InferenceSession.create(m.detectionPath, sessionOptions));
+  detector ??= loadModels().then((m) => m.ort.InferenceSession.create(foldedModel(readFileSync(m.detectionPath)), sessionOptions));
   const session = await detector;
   detectorTimer = setTimeout(() => {
     const idle = detector;
