@@ -330,13 +330,14 @@ class Graph {
 }
 
 interface Block {
-  conv: Node;
-  /** the nodes from the first affine block to the hard-swish's division */
+  /** the nodes from the first affine block to the second's multiplication by c */
   spelt: Node[];
   a: number;
   b: number;
   c: number;
-  scaleNode: Node;
+  d: number;
+  /** the output of the multiplication by c, which the second block's addition of d reads */
+  scaled: string;
   /** the second block's addition of d, its output the block's */
   shift: Node;
 }
@@ -370,8 +371,9 @@ function blockAt(g: Graph, conv: Node): Block | null {
   const c = mulC && g.otherScalar(mulC, div.outputs[0]);
   if (!mulC || c === null || c === 0) return null;
   const addD = g.onlyConsumer(mulC.outputs[0], "Add");
-  if (!addD || g.otherScalar(addD, mulC.outputs[0]) === null) return null;
-  return { conv, spelt: [mulA, addB, add3, clip, mulX, div, mulC], a, b, c, scaleNode: mulC, shift: addD };
+  const d = addD && g.otherScalar(addD, mulC.outputs[0]);
+  if (!addD || d === null) return null;
+  return { spelt: [mulA, addB, add3, clip, mulX, div, mulC], a, b, c, d, scaled: mulC.outputs[0], shift: addD };
 }
 
 /** A convolution's weights and bias (a zero bias when it has none), when no other node reads them. */
@@ -418,7 +420,7 @@ export function foldAffineHardSwish(model: Uint8Array): { model: Uint8Array; rep
     const block = blockAt(g, conv);
     const weights = block && convWeights(g, conv);
     if (!block || !weights) continue;
-    const { a, b, c } = block;
+    const { a, b, c, d } = block;
     const { w, bias } = weights;
     g.setConstant(conv.inputs[1], { dims: w.dims, values: mapFloats(w.values, (v) => v * a * c) });
     setBias(g, conv, { dims: [w.dims[0]], values: mapFloats(bias.values, (v) => c * (a * v + b)) });
@@ -426,17 +428,14 @@ export function foldAffineHardSwish(model: Uint8Array): { model: Uint8Array; rep
     const gate = `${x}.hard_sigmoid`;
     for (const n of block.spelt) g.replace(n, null);
     const hs = encodeNode("HardSigmoid", [x], [gate], gate, { alpha: 1 / (6 * c), beta: 0.5 });
-    const mul = encodeNode("Mul", [x, gate], [block.scaleNode.outputs[0]], `${x}.hard_swish`);
-    g.replace(block.scaleNode, null);
+    const mul = encodeNode("Mul", [x, gate], [block.scaled], `${x}.hard_swish`);
     g.nodes.splice(g.nodes.indexOf(block.shift), 0, hs, mul);
     g.index();
     report.blocks++;
 
     // d into the following 1 x 1 convolutions
-    const d = g.otherScalar(block.shift, mul.outputs[0]);
     const out = block.shift.outputs[0];
     const next = g.consumers(out);
-    if (d === null) continue;
     const nextWeights = next.map((n) => {
       const nw = n.op === "Conv" ? convWeights(g, n) : null;
       return nw && pointwise(n, out, nw.w) ? nw : null;
@@ -470,7 +469,6 @@ export function foldAffineHardSwish(model: Uint8Array): { model: Uint8Array; rep
 
   if (report.blocks === 0) return { model, report };
   // the constants only the folded operators read (a, b, c, 3, 6, and d where it moved)
-  g.index();
   g.nodes = g.nodes.map((n) => (n?.op === "Constant" && n.outputs.every((o) => g.consumers(o).length === 0 && !graphOutputs.has(o)) ? null : n));
   const kept = graphFields.filter((f) => !(f.no === 1 && f.wire === 2));
   const nodes = g.nodes.filter((n): n is Node => !!n).map((n): Field => ({ no: 1, wire: 2, value: encodeFields(n.fields) }));
