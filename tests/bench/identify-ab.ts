@@ -4,7 +4,7 @@
  * runs of the same version ten minutes apart differed by more (156 and 164 ms at the median) than
  * most changes do.
  *
- *   npx tsx tests/bench/identify-ab.ts --db FILE --build before=DIR --build after=DIR [--env after:KEY=VALUE]
+ *   npx tsx tests/bench/identify-ab.ts --db FILE --build before=DIR --build after=DIR [--env after:KEY=VALUE] [--db-of after=FILE]
  *                                      [--every N] [--json out.json]
  *
  * Each DIR is a checkout of the project with its `npm run build` done (a `git worktree` of the
@@ -17,7 +17,8 @@
  * other server meanwhile does not count) and its memory (RSS at the end and its peak). Give
  * MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=32768 for a 5,000-pin database, as identify.ts does.
  * --env name:KEY=VALUE sets a variable for one build's server only (a build may be named twice, with
- * different settings: --build a=. --build b=.).
+ * different settings: --build a=. --build b=.). --db-of name=FILE starts one build from a database
+ * of its own (the same catalogue, with what that build stores and the others do not read).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +40,11 @@ function args(name: string): string[] {
   return out;
 }
 const dbFile = args('--db')[0];
+/** A build's own database (`--db-of name=FILE`), for a change that stores something the other builds do not read. */
+const dbOf = (name: string): string =>
+  args('--db-of')
+    .find((d) => d.startsWith(`${name}=`))
+    ?.slice(name.length + 1) ?? dbFile;
 const builds = args('--build').map((b) => {
   const at = b.indexOf('=');
   return { name: b.slice(0, at), dir: path.resolve(b.slice(at + 1)) };
@@ -92,7 +98,8 @@ async function main() {
     for (const [k, b] of builds.entries()) {
       const dir = path.join(tmp, `db-${k}`);
       fs.mkdirSync(dir);
-      for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(dbFile + suffix)) fs.copyFileSync(dbFile + suffix, path.join(dir, `bench.db${suffix}`));
+      const from = dbOf(b.name);
+      for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(from + suffix)) fs.copyFileSync(from + suffix, path.join(dir, `bench.db${suffix}`));
       const port = 3900 + k + Math.floor(Math.random() * 1000);
       // each build with the Node flags it runs with (its own app/cli/server-flags.js)
       const own = path.join(b.dir, 'app/cli/server-flags.js');

@@ -35,8 +35,13 @@ export interface Thumb extends RawImage {
   soft?: Uint8Array;
 }
 
-export function thumbnail(raw: RawImage): Thumb {
-  const pin = pinMask(raw, BACKGROUND_STEP);
+/** The pin's mask on a colour thumbnail (`pinMask`), one byte a pixel: stored with it (reference-pixels.server.ts). */
+export function thumbPin(raw: RawImage): Uint8Array {
+  return pinMask(raw, BACKGROUND_STEP);
+}
+
+/** A colour thumbnail as compared, with its pin's mask (found here when not stored) and the mask grown by 2 px. */
+export function thumbnail(raw: RawImage, pin: Uint8Array = thumbPin(raw)): Thumb {
   return { ...raw, pin, around: dilated(pin, raw.width, raw.height, 2) };
 }
 

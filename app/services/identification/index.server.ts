@@ -177,7 +177,7 @@ async function storedPixels(imageId: string): Promise<Uint8Array | null> {
 
 /**
  * The images the pins reference whose features of the current engine are stored without pixels, or
- * with pixels of an earlier form (before the tint: they read, without it).
+ * with pixels of an earlier form (before the tint or the pin mask: they read, without it).
  */
 async function imagesWithoutPixels(): Promise<string[]> {
   const referenced = await referencedImages();
@@ -208,8 +208,9 @@ async function backfill(state: IndexState, missing: string[]): Promise<void> {
  * Stores the decoded pixels of the referenced images whose features were stored without them (by an
  * earlier version): until then, the match decodes those images' JPEGs on each photo. Pixels of an
  * earlier form are made again too: they lack the tint channel, and letters printed in a colour about
- * as light as the enamel behind them go unread until then. The server does it in the background
- * after the load; returns how many it stored.
+ * as light as the enamel behind them go unread until then, or the thumbnail's pin mask, which each
+ * photo then finds again. The server does it in the background after the load; returns how many it
+ * stored.
  */
 export async function storeMissingPixels(): Promise<number> {
   const ids = await imagesWithoutPixels();
