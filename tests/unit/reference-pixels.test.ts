@@ -8,8 +8,8 @@ import { extractFeatures, VisualIndex } from '~/services/identification/engine.s
 import { decodeReference, decodeRGB, featureCut, featureThumbnail, THUMB_SIDE, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { decodeLayout, tintedGray } from '~/services/identification/detail.server';
-import { encodePixels, PIXELS_MAGIC, referencePixels, storedGray, storedThumb, storedThumbPin, storedTint, summed } from '~/services/identification/reference-pixels.server';
-import { thumbPin } from '~/services/identification/compare.server';
+import { encodePixels, PIXELS_MAGIC, referencePixels, storedGray, storedThumb, storedThumbMasks, storedTint, summed } from '~/services/identification/reference-pixels.server';
+import { thumbMasks } from '~/services/identification/compare.server';
 import { featureLayout } from '~/services/identification/features.server';
 import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
@@ -86,10 +86,14 @@ describe('stored reference pixels', () => {
       const kept = storedThumb(blob);
       expect([kept?.width, kept?.height], id).toEqual([thumb.width, thumb.height]);
       expect(firstDifference(kept?.data ?? null, thumb.data), id).toBe(-1);
-      // the pin's mask on the thumbnail, as the colour comparison would find it
-      const pin = thumbPin(thumb);
-      expect(pin.reduce((n, v) => n + v, 0), id).toBeGreaterThan(pin.length / 10);
-      expect(firstDifference(storedThumbPin(blob), pin), id).toBe(-1);
+      // the pin's masks on the thumbnail, as the colour comparison would find them
+      const masks = thumbMasks(thumb);
+      const pinned = masks.pin.reduce((n, v) => n + v, 0);
+      expect(pinned, id).toBeGreaterThan(masks.pin.length / 10);
+      expect(masks.around.reduce((n, v) => n + v, 0), id).toBeGreaterThan(pinned);
+      const storedMasks = storedThumbMasks(blob);
+      expect(firstDifference(storedMasks?.pin ?? null, masks.pin), id).toBe(-1);
+      expect(firstDifference(storedMasks?.around ?? null, masks.around), id).toBe(-1);
       // the tint channel (only for a pin whose letters need one) as the match would make it
       const tinted = tintedGray(image, toGray(image), decodeLayout(featureLayout(f), image.width, image.height).glyphs);
       const tint = storedTint(blob, image.width, image.height);
@@ -114,7 +118,7 @@ describe('stored reference pixels', () => {
     expect(storedThumb(earlier)?.data).toEqual(storedThumb(blob)?.data);
     expect(storedTint(blob, width, height)).toBeDefined();
     expect(storedTint(earlier, width, height)).toBeUndefined();
-    expect(storedThumbPin(earlier)).toBeNull();
+    expect(storedThumbMasks(earlier)).toBeNull();
   });
 
   it('of the form before the pin mask still read, without it, and are told from the current form', () => {
@@ -125,8 +129,8 @@ describe('stored reference pixels', () => {
     expect(firstDifference(storedGray(second, width, height), storedGray(blob, width, height) as Uint8Array)).toBe(-1);
     expect(storedThumb(second)?.data).toEqual(storedThumb(blob)?.data);
     expect(storedTint(second, width, height)).toEqual(storedTint(blob, width, height));
-    expect(storedThumbPin(blob)).not.toBeNull();
-    expect(storedThumbPin(second)).toBeNull();
+    expect(storedThumbMasks(blob)).not.toBeNull();
+    expect(storedThumbMasks(second)).toBeNull();
   });
 
   it('are refused when damaged, cut short or of another size, and a blob without a thumbnail has none', () => {
@@ -135,7 +139,7 @@ describe('stored reference pixels', () => {
     const own = encodePixels({ data: gray, width: 512, height: 512 }, null);
     expect(firstDifference(storedGray(own, 512, 512), gray)).toBe(-1);
     expect(storedThumb(own)).toBeNull();
-    expect(storedThumbPin(own)).toBeNull();
+    expect(storedThumbMasks(own)).toBeNull();
     expect(storedGray(own, 511, 512)).toBeNull();
     expect(storedGray(blob.subarray(0, blob.length - 1), 512, 512)).toBeNull();
     const damaged = blob.slice();

@@ -35,14 +35,21 @@ export interface Thumb extends RawImage {
   soft?: Uint8Array;
 }
 
-/** The pin's mask on a colour thumbnail (`pinMask`), one byte a pixel: stored with it (reference-pixels.server.ts). */
-export function thumbPin(raw: RawImage): Uint8Array {
-  return pinMask(raw, BACKGROUND_STEP);
+/** The pin's masks on a colour thumbnail, one byte a pixel: the pin (`pinMask`), and the pin grown by 2 px. */
+export interface ThumbMasks {
+  pin: Uint8Array;
+  around: Uint8Array;
 }
 
-/** A colour thumbnail as compared, with its pin's mask (found here when not stored) and the mask grown by 2 px. */
-export function thumbnail(raw: RawImage, pin: Uint8Array = thumbPin(raw)): Thumb {
-  return { ...raw, pin, around: dilated(pin, raw.width, raw.height, 2) };
+/** The masks of a colour thumbnail's pin: stored with it (reference-pixels.server.ts), or found here. */
+export function thumbMasks(raw: RawImage): ThumbMasks {
+  const pin = pinMask(raw, BACKGROUND_STEP);
+  return { pin, around: dilated(pin, raw.width, raw.height, 2) };
+}
+
+/** A colour thumbnail as compared, with its pin's masks (found here when not stored). */
+export function thumbnail(raw: RawImage, masks: ThumbMasks = thumbMasks(raw)): Thumb {
+  return { ...raw, pin: masks.pin, around: masks.around };
 }
 
 /** A candidate checked in detail: the photo warped onto its reference, the reference, and the result. */

@@ -17,7 +17,7 @@
 // Score and decide read no image: the evidence they ask for beyond the recorded one comes through
 // `DecisionProbes`, so that they are tested on recorded candidates alone.
 import { getCV, type CV } from "./opencv.server";
-import { storedGray, storedThumb, storedThumbPin, storedTint } from "./reference-pixels.server";
+import { storedGray, storedThumb, storedThumbMasks, storedTint } from "./reference-pixels.server";
 import { deblurGray, estimateMotionBlur, type MotionBlur } from "./blur.server";
 import { orbPattern } from "./brief.server";
 import {
@@ -528,7 +528,7 @@ export class VisualIndex {
     const pixels = await this.pixelsOf(e);
     const kept = pixels && storedThumb(pixels);
     if (kept) {
-      const img = thumbnail(kept, storedThumbPin(pixels) ?? undefined);
+      const img = thumbnail(kept, storedThumbMasks(pixels) ?? undefined);
       this.thumbCache.set(e.imageId, img);
       return img;
     }

@@ -16,11 +16,11 @@
 // and 174 KB raw. A blob that does not read, or whose size is not the reference's, is ignored: the
 // match decodes the JPEGs as before. A reference whose letters are compared on a tint
 // (detail.server.ts, `referenceTint`) keeps its projection on it here too, with the tint's axis. The
-// pin's mask on the thumbnail (`thumbPin`, a flood fill from its border) is kept too, deflated (a
-// median of 0.6 KB): found again for each candidate of each photo, it took 3.6 ms of the main thread
-// a photo.
+// pin's masks on the thumbnail (`thumbMasks`: a flood fill from its border, and that grown by 2 px)
+// are kept too, deflated (a median of 1.1 KB): found again for each candidate of each photo, they
+// took 3.6 ms of the main thread a photo.
 import { deflateSync, inflateSync } from "node:zlib";
-import { thumbPin } from "./compare.server";
+import { thumbMasks, type ThumbMasks } from "./compare.server";
 import { decodeLayout, referenceLayout, tintedGray, type TintedGray } from "./detail.server";
 import { decodeReference, decodeRGB, featureCut, featureLayout, featureThumbnail, THUMB_SIDE, toGray, type RawImage } from "./features.server";
 import type { CV } from "./opencv.server";
@@ -30,7 +30,7 @@ const MAGIC_V2 = 0x32585052; // "RPX2": no pin mask
 const MAGIC = 0x33585052; // "RPX3"
 const HEADER_V1 = 7 * 4; // magic, width, height, gray's deflated length, thumbnail's width, height, deflated length
 const HEADER_V2 = 11 * 4; // ... and the tint's deflated length (0: none) and its axis (3 float32)
-const HEADER = 12 * 4; // ... and the thumbnail's pin mask's deflated length (0: none)
+const HEADER = 12 * 4; // ... and the thumbnail's masks' deflated length (0: none)
 
 /** A grayscale image, one byte per pixel. */
 export interface GrayImage {
@@ -68,14 +68,14 @@ export function summed(data: Uint8Array, stride: number): Uint8Array {
 
 /**
  * The stored form of a reference's grayscale, (when it has one) its decoded thumbnail with the pin's
- * mask on it (`thumbPin`, one byte a pixel) and (when its letters need one) its tint channel
+ * masks on it (`thumbMasks`, one byte a pixel each) and (when its letters need one) its tint channel
  * (detail.server.ts, `referenceTint`).
  */
-export function encodePixels(gray: GrayImage, thumb: RawImage | null, tinted?: TintedGray, pin?: Uint8Array): Uint8Array {
+export function encodePixels(gray: GrayImage, thumb: RawImage | null, tinted?: TintedGray, masks?: ThumbMasks): Uint8Array {
   const g = deflateSync(differenced(gray.data, gray.width));
   const t = thumb ? deflateSync(differenced(thumb.data, thumb.width * 3)) : new Uint8Array(0);
   const c = tinted ? deflateSync(differenced(tinted.gray, tinted.width)) : new Uint8Array(0);
-  const m = thumb && pin ? deflateSync(pin) : new Uint8Array(0);
+  const m = thumb && masks ? deflateSync(Buffer.concat([masks.pin, masks.around])) : new Uint8Array(0);
   const out = new Uint8Array(HEADER + g.length + t.length + c.length + m.length);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, MAGIC, true);
@@ -162,14 +162,16 @@ export function storedThumb(blob: Uint8Array): RawImage | null {
 }
 
 /**
- * The stored pin mask of the thumbnail (`thumbPin`), or null when the blob has none (an earlier form)
- * or does not read: the match then finds it on the thumbnail.
+ * The stored masks of the thumbnail's pin (`thumbMasks`), or null when the blob has none (an earlier
+ * form) or does not read: the match then finds them on the thumbnail.
  */
-export function storedThumbPin(blob: Uint8Array): Uint8Array | null {
+export function storedThumbMasks(blob: Uint8Array): ThumbMasks | null {
   const h = header(blob);
   if (!h || h.pinLength === 0 || h.thumbWidth === 0 || h.thumbHeight === 0) return null;
   const at = h.start + h.grayLength + h.thumbLength + h.tintLength;
-  return inflated(blob.subarray(at, at + h.pinLength), h.thumbWidth * h.thumbHeight);
+  const n = h.thumbWidth * h.thumbHeight;
+  const both = inflated(blob.subarray(at, at + h.pinLength), 2 * n);
+  return both && { pin: both.subarray(0, n), around: both.subarray(n) };
 }
 
 /**
@@ -184,5 +186,5 @@ export async function referencePixels(cv: CV, image: Buffer | Uint8Array, featur
   // the letters as the match reads them: from the stored layout (found again for features without one)
   const stored = featureLayout(features);
   const layout = stored.length ? decodeLayout(stored, raw.width, raw.height) : referenceLayout(cv, raw, gray);
-  return encodePixels({ data: gray, width: raw.width, height: raw.height }, thumb, tintedGray(raw, gray, layout.glyphs), thumb ? thumbPin(thumb) : undefined);
+  return encodePixels({ data: gray, width: raw.width, height: raw.height }, thumb, tintedGray(raw, gray, layout.glyphs), thumb ? thumbMasks(thumb) : undefined);
 }
