@@ -375,12 +375,15 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
   const img = new cv.Mat(H, W, cv.CV_32F);
   const ker = new cv.Mat(H, W, cv.CV_32F);
   try {
-    // the photo, mirrored into the extra rows and columns of an efficient DFT size
+    // the photo, mirrored into the extra rows and columns of an efficient DFT size (each row copied
+    // whole, its mirrored columns after it; the mirrored rows copied from the rows they mirror)
     const d = img.data32F as Float32Array;
-    for (let y = 0; y < H; y++) {
-      const sy = y < height ? y : Math.max(0, 2 * height - 2 - y);
-      for (let x = 0; x < W; x++) d[y * W + x] = gray[sy * width + (x < width ? x : Math.max(0, 2 * width - 2 - x))];
+    for (let y = 0; y < Math.min(height, H); y++) {
+      const row = y * W, from = y * width;
+      d.set(gray.subarray(from, from + Math.min(width, W)), row);
+      for (let x = width; x < W; x++) d[row + x] = gray[from + Math.max(0, 2 * width - 2 - x)];
     }
+    for (let y = height; y < H; y++) d.copyWithin(y * W, Math.max(0, 2 * height - 2 - y) * W, Math.max(0, 2 * height - 2 - y) * W + W);
     drawKernel(ker.data32F as Float32Array, blur, W, H);
     cv.dft(img, img);
     cv.dft(ker, ker);
@@ -391,7 +394,12 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
     const factor = (re: number) => re / (re * re + WIENER_K);
     for (let y = 0; y < H; y++) {
       const row = y * W;
-      for (let x = 1; x < W - 1; x++) g[row + x] *= factor(k[row + (x & 1 ? x : x - 1)]);
+      // (each pair's real part and imaginary part by the factor of the kernel's real part)
+      for (let x = 1; x < W - 1; x += 2) {
+        const f = factor(k[row + x]);
+        g[row + x] *= f;
+        if (x + 1 < W - 1) g[row + x + 1] *= f;
+      }
     }
     for (const c of [0, W - 1]) {
       for (let y = 0; y < H; y++) {
