@@ -2,9 +2,9 @@
  * The second core: the server finds half of a photo's ORB pyramid, searches the posting lists for
  * half of its descriptors' votes, counts and fits half of its candidates' geometry (and matches
  * half of the references cut out of photos exhaustively), aligns half of the pairs of references
- * that duel, and starts the strongest candidate's detail check in a worker thread (the bundled
- * build/detail-worker.js) while the main thread does the rest. A collector must get the same
- * answer as from one thread, and an answer even when the worker fails.
+ * that duel, makes a motion blur's spectrum, and starts the strongest candidate's detail check in a
+ * worker thread (the bundled build/detail-worker.js) while the main thread does the rest. A
+ * collector must get the same answer as from one thread, and an answer even when the worker fails.
  * The worker is bundled here as `npm run build` bundles it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDetailWorker } from '../../app/cli/build-worker.js';
+import { deblurGray, deblurSize, kernelSpectrum } from '~/services/identification/blur.server';
 import { DetailWorker } from '~/services/identification/detail-worker.server';
 import { extractFeatures, VisualIndex } from '~/services/identification/engine.server';
 import { decodeFeatures, decodeRGB, openCvOrb, runOrbLevels, toGray } from '~/services/identification/features.server';
@@ -149,6 +150,22 @@ describe('the second core', () => {
     expect(H).toEqual(referencePairHomography(cv, lookAlike));
     expect(H).toHaveLength(9);
     expect(await worker.pairHomography(other)).toEqual(referencePairHomography(cv, other));
+  });
+
+  it('makes a motion blur\'s spectrum in the worker as the main thread does, and the photo deblurred with it is the same', async () => {
+    const cv = await getCV();
+    const photo = await decodeRGB(await motionBlurred(await phonePhoto(await pinArtwork(32), { quality: 92 }), 12, 115, 92), 640);
+    const gray = toGray(photo);
+    const blur = { angle: 115, length: 12 };
+    const size = deblurSize(cv, photo.width, photo.height);
+    const spectrum = await worker.kernelSpectrum({ blur, ...size });
+    expect(spectrum).toEqual(kernelSpectrum(cv, blur, size.W, size.H));
+    const here = await deblurGray(cv, gray, photo.width, photo.height, blur);
+    const withTheirs = await deblurGray(cv, gray, photo.width, photo.height, blur, Promise.resolve(spectrum));
+    expect(Buffer.from(withTheirs).equals(Buffer.from(here))).toBe(true);
+    // the deblur changed the photo; a spectrum that cannot be had is made here
+    expect(Buffer.from(here).equals(Buffer.from(gray))).toBe(false);
+    expect(Buffer.from(await deblurGray(cv, gray, photo.width, photo.height, blur, Promise.resolve(null))).equals(Buffer.from(here))).toBe(true);
   });
 
   it('counts inliers and fits homographies in the worker as the main thread does', async () => {

@@ -89,12 +89,12 @@ describe('motion blur', () => {
     const clean = await grayOf(sharpPhoto);
     const smeared = await grayOf(await motionBlurred(sharpPhoto, 12, 115, 92));
     const blur = estimateMotionBlur(cv, smeared.gray, smeared.width, smeared.height)!;
-    const undone = deblurGray(cv, smeared.gray, smeared.width, smeared.height, blur);
+    const undone = await deblurGray(cv, smeared.gray, smeared.width, smeared.height, blur);
     const before = difference(smeared.gray, clean.gray, clean.width, clean.height);
     const after = difference(undone, clean.gray, clean.width, clean.height);
     expect(after).toBeLessThan(0.7 * before);
     // undone across the motion instead, it is further from the sharp photo than the smeared one
-    const wrong = deblurGray(cv, smeared.gray, smeared.width, smeared.height, { ...blur, angle: blur.angle + 90 });
+    const wrong = await deblurGray(cv, smeared.gray, smeared.width, smeared.height, { ...blur, angle: blur.angle + 90 });
     expect(difference(wrong, clean.gray, clean.width, clean.height)).toBeGreaterThan(before);
   });
 });

@@ -364,16 +364,38 @@ function dftSize(cv: CV, n: number): number {
   return size;
 }
 
+/** The size of the spectra a photo of width x height is deblurred at (`deblurGray`, `kernelSpectrum`). */
+export function deblurSize(cv: CV, width: number, height: number): { W: number; H: number } {
+  return { W: dftSize(cv, width), H: dftSize(cv, height) };
+}
+
+/**
+ * The spectrum of the blur's segment at the deblur's size (W x H, OpenCV's packed layout): the half of
+ * `deblurGray` that needs no photo, made in the worker while this thread transforms the photo.
+ */
+export function kernelSpectrum(cv: CV, blur: MotionBlur, W: number, H: number): Float32Array {
+  const ker = new cv.Mat(H, W, cv.CV_32F);
+  try {
+    drawKernel(ker.data32F as Float32Array, blur, W, H);
+    cv.dft(ker, ker);
+    return new Float32Array(ker.data32F as Float32Array);
+  } finally {
+    ker.delete();
+  }
+}
+
 /**
  * The grayscale photo with the motion blur undone by a Wiener filter (rounded, clipped to 0..255).
  * The spectra are OpenCV's packed spectra of real images (CCS): half the memory of complex ones, which
  * OpenCV's memory keeps once grown. The segment's kernel is symmetric about its centre, so its spectrum
- * is real, and the filter multiplies each of the photo's frequencies by one real factor.
+ * is real, and the filter multiplies each of the photo's frequencies by one real factor. The kernel's
+ * spectrum is `kernelSpectrum`'s, made here unless `spectrum` brings it (null: made here too).
  */
-export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: number, blur: MotionBlur): Uint8Array {
-  const W = dftSize(cv, width), H = dftSize(cv, height);
+export async function deblurGray(
+  cv: CV, gray: Uint8Array, width: number, height: number, blur: MotionBlur, spectrum?: Promise<Float32Array | null>,
+): Promise<Uint8Array> {
+  const { W, H } = deblurSize(cv, width, height);
   const img = new cv.Mat(H, W, cv.CV_32F);
-  const ker = new cv.Mat(H, W, cv.CV_32F);
   try {
     // the photo, mirrored into the extra rows and columns of an efficient DFT size (each row copied
     // whole, its mirrored columns after it; the mirrored rows copied from the rows they mirror)
@@ -384,13 +406,13 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
       for (let x = width; x < W; x++) d[row + x] = gray[from + Math.max(0, 2 * width - 2 - x)];
     }
     for (let y = height; y < H; y++) d.copyWithin(y * W, Math.max(0, 2 * height - 2 - y) * W, Math.max(0, 2 * height - 2 - y) * W + W);
-    drawKernel(ker.data32F as Float32Array, blur, W, H);
     cv.dft(img, img);
-    cv.dft(ker, ker);
+    const given = spectrum ? await spectrum : null;
+    const k = given && given.length === W * H ? given : kernelSpectrum(cv, blur, W, H);
     // packed layout: in the inner columns each row holds (re, im) pairs, the real part at odd columns;
     // the first and last columns hold (re, im) pairs down the rows, the real part at odd rows, with
     // real values alone in the first and last rows
-    const g = img.data32F as Float32Array, k = ker.data32F as Float32Array;
+    const g = img.data32F as Float32Array; // (read again after the await: a grown memory moves it)
     const factor = (re: number) => re / (re * re + WIENER_K);
     for (let y = 0; y < H; y++) {
       const row = y * W;
@@ -419,6 +441,5 @@ export function deblurGray(cv: CV, gray: Uint8Array, width: number, height: numb
     return out;
   } finally {
     img.delete();
-    ker.delete();
   }
 }

@@ -5,7 +5,9 @@
 //    lists (in the main thread's shared memory, never written once built) for the last descriptors,
 //    about half of the postings, while the main thread searches them for the first (`vote`);
 //  - the query photo's ORB: the worker finds the keypoints of the pyramid's smaller levels while the
-//    main thread finds those of the two largest (about half the work each; `runOrbLevels`);
+//    main thread finds those of the two largest (about half the work each; `runOrbLevels`); when the
+//    photo shows a motion blur, the worker makes the spectrum of its segment while the main thread
+//    transforms the photo (`kernelSpectrum`, `deblurGray`);
 //  - the shortlist's geometry: every other candidate's inliers are counted in the worker
 //    (`quickFit`), and every other reference cut out of a photo matched exhaustively with the
 //    photo's descriptors (`ratioMatches`); the homographies are fitted there too, every other one
@@ -26,6 +28,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { MotionBlur } from "./blur.server";
 import type { DetailOutcome, DetailTask, ReferenceDetail } from "./detail.server";
 import type { OrbParams, OrbResult } from "./features.server";
 import type { Correspondences, PinFit, QuickFit, ReferencePair } from "./geometry.server";
@@ -56,6 +59,7 @@ export type WorkerRequest =
   | { id: number; kind: "match"; task: MatchTask }
   | { id: number; kind: "pair"; task: ReferencePair }
   | { id: number; kind: "vote"; task: VoteTask }
+  | { id: number; kind: "kernel"; task: KernelTask }
   | { id: number; kind: "warm" };
 
 export type WorkerReply =
@@ -64,12 +68,20 @@ export type WorkerReply =
   | { id: number; geometry: QuickFit[] | PinFit[] | number[][] }
   | { id: number; homography: number[] | null }
   | { id: number; votes: Int32Array }
+  | { id: number; spectrum: Float32Array }
   | { id: number; warm: true }
   | { id: number; error: string };
 
 /** A candidate's inliers to count with at most `iters` RANSAC iterations (`quickFit`). */
 export interface QuickTask extends Correspondences {
   iters: number;
+}
+
+/** The spectrum of a motion blur's segment at a deblur's size (`kernelSpectrum`). */
+export interface KernelTask {
+  blur: MotionBlur;
+  W: number;
+  H: number;
 }
 
 /** The photo's descriptors matched exhaustively with each reference's (`ratioMatches`). */
@@ -107,6 +119,8 @@ export class DetailWorker {
   pairsCompleted = 0;
   /** parts of a photo's vote the worker has searched (likewise) */
   votesCompleted = 0;
+  /** motion blurs' spectra the worker has made (likewise) */
+  kernelsCompleted = 0;
   /** whether the worker has loaded its OpenCV for `warmUp` (likewise) */
   warmed = false;
 
@@ -151,6 +165,11 @@ export class DetailWorker {
   /** Searches the posting lists for part of a photo's descriptors in the worker (`voteRemote`); rejects when the worker cannot. */
   vote(task: VoteTask): Promise<Int32Array> {
     return this.send<Int32Array>((id) => ({ id, kind: "vote", task }));
+  }
+
+  /** Makes the spectrum of a motion blur's segment in the worker (`kernelSpectrum`); rejects when the worker cannot. */
+  kernelSpectrum(task: KernelTask): Promise<Float32Array> {
+    return this.send<Float32Array>((id) => ({ id, kind: "kernel", task }));
   }
 
   /**
@@ -208,6 +227,9 @@ export class DetailWorker {
       } else if ("votes" in reply) {
         this.votesCompleted++;
         p.resolve(reply.votes);
+      } else if ("spectrum" in reply) {
+        this.kernelsCompleted++;
+        p.resolve(reply.spectrum);
       } else if ("warm" in reply) {
         this.warmed = true;
         p.resolve(true);

@@ -1,5 +1,5 @@
 // The worker thread of detail-worker.server.ts: finds levels of a photo's ORB pyramid, votes for part
-// of its descriptors, counts inliers,
+// of its descriptors, makes a motion blur's spectrum, counts inliers,
 // fits homographies and matches descriptors of candidates, aligns pairs of references, and runs
 // detail checks, with an OpenCV of its own. It keeps the last few references it was sent, so that
 // their blurred copies are made once.
@@ -13,6 +13,7 @@ import { parentPort } from "node:worker_threads";
 import { getCV } from "./opencv.server";
 import { runDetail, type ReferenceDetail } from "./detail.server";
 import { runOrbLevels } from "./features.server";
+import { kernelSpectrum } from "./blur.server";
 import { orbPattern } from "./brief.server";
 import { fitPinHomography, quickFit, referencePairHomography } from "./geometry.server";
 import { ratioMatches, voteRemote } from "./vocab.server";
@@ -55,6 +56,11 @@ port.on("message", async (request: WorkerRequest) => {
     }
     if (request.kind === "vote") {
       port.postMessage({ id, votes: voteRemote(request.task) } satisfies WorkerReply);
+      return;
+    }
+    if (request.kind === "kernel") {
+      const { blur, W, H } = request.task;
+      port.postMessage({ id, spectrum: kernelSpectrum(cv, blur, W, H) } satisfies WorkerReply);
       return;
     }
     if (request.kind === "pair") {

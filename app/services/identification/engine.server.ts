@@ -18,7 +18,7 @@
 // `DecisionProbes`, so that they are tested on recorded candidates alone.
 import { getCV, type CV } from "./opencv.server";
 import { storedGray, storedThumb, storedThumbMasks, storedTint } from "./reference-pixels.server";
-import { deblurGray, estimateMotionBlur, type MotionBlur } from "./blur.server";
+import { deblurGray, deblurSize, estimateMotionBlur, type MotionBlur } from "./blur.server";
 import { orbPattern } from "./brief.server";
 import {
   decodeFeatures,
@@ -627,15 +627,23 @@ export class VisualIndex {
     if (!this.detailWorker) {
       const found = estimateMotionBlur(cv, gray, width, height);
       const blur = found?.possible ? null : found;
-      const seen = blur ? deblurGray(cv, gray, width, height, blur) : gray;
+      const seen = blur ? await deblurGray(cv, gray, width, height, blur) : gray;
       return { orb: runOrb(cv, seen, width, height, QUERY_ORB), seen, blur, possible: found?.possible ? found : null };
     }
     const split = this.splitOrb(this.detailWorker, cv, gray, width, height);
     const found = estimateMotionBlur(cv, gray, width, height);
     if (!found || found.possible) return { orb: await split.finish(), seen: gray, blur: null, possible: found };
-    const clear = deblurGray(cv, gray, width, height, found);
+    // the blur's spectrum made in the worker (once its levels of the photo as taken are done) while this
+    // thread transforms the photo
+    const clear = await deblurGray(cv, gray, width, height, found, this.blurSpectrum(cv, found, width, height));
     await split.remote; // the worker is free for the new photo's levels once it has answered
     return { orb: await this.queryOrb(cv, clear, width, height), seen: clear, blur: found, possible: null };
+  }
+
+  /** The spectrum of a blur's segment for `deblurGray`, made in the worker; null without one (made there). */
+  private blurSpectrum(cv: CV, blur: MotionBlur, width: number, height: number): Promise<Float32Array | null> | undefined {
+    if (!this.detailWorker) return undefined;
+    return this.detailWorker.kernelSpectrum({ blur, ...deblurSize(cv, width, height) }).catch(() => null);
   }
 
   /**
@@ -647,7 +655,7 @@ export class VisualIndex {
    */
   private async deblurPossible(p: PhotoContext, seen: Uint8Array, shortlist: Shortlisted[], possible: MotionBlur) {
     const { cv, gray, img } = p;
-    const clear = deblurGray(cv, gray, img.width, img.height, possible);
+    const clear = await deblurGray(cv, gray, img.width, img.height, possible, this.blurSpectrum(cv, possible, img.width, img.height));
     const orb = await this.queryOrb(cv, clear, img.width, img.height);
     const q: PhotoContext = { ...p, orb, qDesc: asWords(orb.desc), motion: possible };
     const again = await this.shortlist(q);
