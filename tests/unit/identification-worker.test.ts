@@ -92,8 +92,10 @@ describe('the second core', () => {
 
   it('checks a photo smeared by the phone moving against references smeared alike, in the worker as on one thread', async () => {
     // the photo's motion travels with each detail check to the worker, which smears its copy of the
-    // reference as this thread does; one look-alike year is there to be read from the smeared photo
+    // reference as this thread does; one look-alike year is there to be read from the smeared photo.
+    // The blur's spectrum for undoing it is made there too.
     const before = worker.completed;
+    const kernelsBefore = worker.kernelsCompleted;
     for (const [pinId, picture, length] of [
       ['pin-33', await pinArtwork(33), 16],
       ['owls-2018', await pinArtwork(36, 'OWLS', 2018, { yearSize: 18 }), 10],
@@ -104,6 +106,7 @@ describe('the second core', () => {
       expect(shared.best?.pinId).toBe(pinId);
     }
     expect(worker.completed - before).toBeGreaterThan(0);
+    expect(worker.kernelsCompleted - kernelsBefore).toBeGreaterThan(0);
   });
 
   it('matches the references of pins added from photos in the worker as the main thread does', async () => {

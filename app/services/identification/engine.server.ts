@@ -640,7 +640,10 @@ export class VisualIndex {
     return { orb: await this.queryOrb(cv, clear, width, height), seen: clear, blur: found, possible: null };
   }
 
-  /** The spectrum of a blur's segment for `deblurGray`, made in the worker; null without one (made there). */
+  /**
+   * The spectrum of a blur's segment for `deblurGray`, made in the worker; none without a worker, and
+   * null when the worker fails (`deblurGray` then makes it on this thread).
+   */
   private blurSpectrum(cv: CV, blur: MotionBlur, width: number, height: number): Promise<Float32Array | null> | undefined {
     if (!this.detailWorker) return undefined;
     return this.detailWorker.kernelSpectrum({ blur, ...deblurSize(cv, width, height) }).catch(() => null);
