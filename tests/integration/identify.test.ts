@@ -33,7 +33,7 @@ import { createPin } from '~/services/pins.server';
 import { dayWith } from '../support/challenges';
 import { createUser } from '../support/factories';
 import { dataUrl, phonePhoto, pinArtwork } from '../support/identify';
-import { firstFormPixels, secondFormPixels } from '../support/pixels';
+import { earlierFormPixels } from '../support/pixels';
 
 const asSession = (u: Awaited<ReturnType<typeof createUser>>): SessionUser => ({ ...u, vendor: null });
 
@@ -230,10 +230,10 @@ describe('identification', () => {
   it('makes again, in the background, the pixels an earlier version stored without a tint channel or a pin mask', async () => {
     const [image] = (await db().select({ images: pins.images }).from(pins).where(eq(pins.id, knownPinId)).get())!.images;
     const stored = await db().select({ pixels: imageFeatures.pixels }).from(imageFeatures).where(eq(imageFeatures.imageId, image)).get();
-    for (const [k, earlierForm] of [firstFormPixels, secondFormPixels].entries()) {
+    for (const [k, form] of ([1, 2] as const).entries()) {
       await db()
         .update(imageFeatures)
-        .set({ pixels: Buffer.from(earlierForm(stored!.pixels!)) })
+        .set({ pixels: Buffer.from(earlierFormPixels(stored!.pixels!, form)) })
         .where(eq(imageFeatures.imageId, image));
       // the earlier form still reads meanwhile: the pin is named
       const before = await identifyPin(null, dataUrl(await phonePhoto(knownArt, { rotate: -7 + k, size: 330 })));

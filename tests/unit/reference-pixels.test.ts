@@ -13,7 +13,7 @@ import { thumbMasks } from '~/services/identification/compare.server';
 import { featureLayout } from '~/services/identification/features.server';
 import { mulberry32 } from '~/utils/random';
 import { phonePhoto, pinArtwork } from '../support/identify';
-import { firstFormPixels, secondFormPixels } from '../support/pixels';
+import { earlierFormPixels } from '../support/pixels';
 
 const refs = new Map<string, Buffer>();
 const teal = { banner: '#e8833a', ink: { fill: '#3cb9b4', line: '#555555' } };
@@ -108,7 +108,7 @@ describe('stored reference pixels', () => {
 
   it('of an earlier form (without the tint channel) still read, without a tint, and are told from the current form', () => {
     const blob = pixels.get('teal') as Uint8Array;
-    const earlier = firstFormPixels(blob);
+    const earlier = earlierFormPixels(blob, 1);
     const [width, height] = sizeOf(blob);
     // the server's background pass finds the blobs to make again by their first four bytes
     expect(Buffer.from(blob.subarray(0, 4)).equals(PIXELS_MAGIC)).toBe(true);
@@ -123,7 +123,7 @@ describe('stored reference pixels', () => {
 
   it('of the form before the pin mask still read, without it, and are told from the current form', () => {
     const blob = pixels.get('teal') as Uint8Array;
-    const second = secondFormPixels(blob);
+    const second = earlierFormPixels(blob, 2);
     const [width, height] = sizeOf(blob);
     expect(Buffer.from(second.subarray(0, 4)).equals(PIXELS_MAGIC)).toBe(false);
     expect(firstDifference(storedGray(second, width, height), storedGray(blob, width, height) as Uint8Array)).toBe(-1);

@@ -112,9 +112,9 @@ function header(blob: Uint8Array) {
     thumbLength: dv.getUint32(24, true),
     tintLength: tinted ? dv.getUint32(28, true) : 0,
     axis: tinted ? ([0, 1, 2].map((k) => dv.getFloat32(32 + 4 * k, true)) as [number, number, number]) : null,
-    pinLength: start === HEADER ? dv.getUint32(44, true) : 0,
+    masksLength: start === HEADER ? dv.getUint32(44, true) : 0,
   };
-  return h.start + h.grayLength + h.thumbLength + h.tintLength + h.pinLength === blob.byteLength ? h : null;
+  return h.start + h.grayLength + h.thumbLength + h.tintLength + h.masksLength === blob.byteLength ? h : null;
 }
 
 /**
@@ -167,10 +167,10 @@ export function storedThumb(blob: Uint8Array): RawImage | null {
  */
 export function storedThumbMasks(blob: Uint8Array): ThumbMasks | null {
   const h = header(blob);
-  if (!h || h.pinLength === 0 || h.thumbWidth === 0 || h.thumbHeight === 0) return null;
+  if (!h || h.masksLength === 0 || h.thumbWidth === 0 || h.thumbHeight === 0) return null;
   const at = h.start + h.grayLength + h.thumbLength + h.tintLength;
   const n = h.thumbWidth * h.thumbHeight;
-  const both = inflated(blob.subarray(at, at + h.pinLength), 2 * n);
+  const both = inflated(blob.subarray(at, at + h.masksLength), 2 * n);
   return both && { pin: both.subarray(0, n), around: both.subarray(n) };
 }
 
