@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout, smearedReference } from '~/services/identification/detail.server';
-import { extractFeatures, plausibleRivals, quickRank, shortlistPlace, VisualIndex } from '~/services/identification/engine.server';
+import { extractFeatures, outnumbers, plausibleRivals, quickRank, shortlistPlace, unlistedLooks, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -90,6 +90,22 @@ describe('visual engine', () => {
     expect(shortlistPlace([30, 12, 9, 14], 9, 4)).toBe(-1);
     expect(shortlistPlace([30, 9, 12, 9], 10, 4)).toBe(3); // the last of equally weak ones (the least voted)
     expect(shortlistPlace([30, 12], 5, 4)).toBe(2); // room left: after the others
+  });
+
+  it('looks again, on a no-match photo, at the references of the pins it suggests by appearance that the vote left out, and weighs one only when the photo finds it more strongly than every candidate', () => {
+    const ref = (pinId: string, side = 'front') => ({ pinId, side });
+    const a = ref('a'), aBack = ref('a', 'back'), b = ref('b'), c = ref('c'), d = ref('d'), e = ref('e'), listedPin = ref('f');
+    const catalogue = [a, aBack, b, c, d, e, listedPin];
+    const closest = ['f', 'a', 'b', 'c', 'd', 'e'].map((pinId) => ({ pinId }));
+    // as many pins as an answer suggests (four), every reference of each, none already shortlisted
+    expect(unlistedLooks(closest, catalogue, new Set([listedPin]))).toEqual([a, aBack, b, c]);
+    expect(unlistedLooks([], catalogue, new Set())).toEqual([]);
+    // the strongest candidate, refused, counted 18 inliers
+    expect(outnumbers(38, 18)).toBe(true);
+    expect(outnumbers(18, 18)).toBe(false);
+    // below the fine check's 12 inliers, not even when no candidate counted any
+    expect(outnumbers(11, 0)).toBe(false);
+    expect(outnumbers(12, 0)).toBe(true);
   });
 
   it('ranks a quick fit whose inliers bunch in a corner of the pin below one whose inliers spread over it', () => {

@@ -702,7 +702,7 @@ export class VisualIndex {
     let t = performance.now();
     const lap = (name: string) => {
       const n = performance.now();
-      timings[name] = Math.round((n - t) * 10) / 10;
+      timings[name] = Math.round(((timings[name] ?? 0) + n - t) * 10) / 10; // a stage run twice counts both
       t = n;
     };
     const cv = await getCV();
@@ -763,23 +763,54 @@ export class VisualIndex {
       }
       return read;
     };
-    if (verified[0] && verified[0].inliers >= DETAIL_MIN_INLIERS) void textReading(verified[0]);
-    const { candidates, plausible, duels } = await this.compareDetails(p, verified, checks);
     const samePlace = (a: Candidate, b: Candidate) => overlapShare(a.al as Aligned, b.al as Aligned) >= SAME_PLACE_SHARE;
-    const tally = tallyDuels(plausible, duels, samePlace);
-    lap("fine");
-    const scored = score(candidates, tally, limit);
-    let decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textReading));
-    if (decision.reason === "no_match") {
+    // compare details, score and decide: once, and again when a pin of closest appearance is added
+    const judge = async (weighed: Candidate[]) => {
+      if (weighed[0] && weighed[0].inliers >= DETAIL_MIN_INLIERS) void textReading(weighed[0]);
+      const { candidates, plausible, duels } = await this.compareDetails(p, weighed, checks);
+      const tally = tallyDuels(plausible, duels, samePlace);
+      lap("fine");
+      const scored = score(candidates, tally, limit);
+      const decision = await decide({ verified: candidates, tally, scored, limit }, this.probes(p, tally, scored, checks, samePlace, textReading));
+      return { candidates, tally, scored, decision };
+    };
+    let judged = await judge(verified);
+    if (judged.decision.reason === "no_match") {
       // the pins of closest appearance, for its suggestions: looked for only now, since looking at
       // once when the shortlist is weak (on onnxruntime's thread) slowed every such photo on 2 cores
       // (validation p50 139 -> 185 ms over HTTP), named or not; and not when the engine's own
       // suggestions that look alike fill every place
-      const closest = appearanceWanted(decision.candidates) ? await this.closestInAppearance(cv, img).catch(() => []) : [];
-      decision = { ...decision, candidates: suggestByAppearance(decision.candidates, closest) };
+      const { candidates } = judged;
+      const closest = appearanceWanted(judged.decision.candidates) ? await this.closestInAppearance(cv, img).catch(() => []) : [];
+      const suggested = { ...judged.decision, candidates: suggestByAppearance(judged.decision.candidates, closest) };
       lap("appearance");
+      // and weighed with the others when the vote missed one that the photo's features then find most strongly
+      const found = await this.lookedFor(p, closest, shortlist, candidates[0]?.inliers ?? 0, checks);
+      lap("looked");
+      const again = found.length > 0 ? await judge([...candidates, ...found].sort((a, b) => b.inliers - a.inliers)) : null;
+      judged = again && again.decision.reason !== "no_match" ? again : { ...judged, decision: suggested };
     }
+    const { candidates, tally, scored, decision } = judged;
     return { result: { ...decision, timings }, verified: candidates, tally, winner: scored.winner, detail: (v) => checks.resultOf(v) };
+  }
+
+  /**
+   * Second look by appearance, for a photo that found no match: the references of the pins of
+   * closest appearance (as many as an answer suggests) that the vote left out of the shortlist are
+   * matched with every photo descriptor (`matchAll`, as `matchStrongest` does), and those whose
+   * inliers then outnumber every candidate's (`strongest`) are verified, to be weighed with the
+   * candidates. The vote misses a small or tilted pin whose descriptors fall in the words beside their
+   * matches', and the appearance network finds many such pins (it ranks the pin first for 9 of the
+   * validation set's no-match photos whose pin the vote left out).
+   */
+  private async lookedFor(p: PhotoContext, closest: { pinId: string }[], shortlist: Shortlisted[], strongest: number, checks: DetailChecks): Promise<Candidate[]> {
+    const entries = unlistedLooks(closest, this.entries.values(), new Set(shortlist.map((s) => s.e)));
+    if (entries.length === 0) return [];
+    const found = await this.matchAll(p.qDesc, entries);
+    const matched = entries.map((e, k) => ({ e, slot: e.slot, votes: 0, arr: found[k], points: pairPoints(found[k], p.orb.points, e) }));
+    const counts = await this.countQuick(matched.map((m) => ({ ...m.points, iters: STRONGEST_ITERS })));
+    const stronger = matched.map((m, k) => ({ ...m, quick: counts[k] })).filter((m) => outnumbers(m.quick, strongest));
+    return stronger.length > 0 ? this.verify(p, stronger, checks) : [];
   }
 
   /**
@@ -998,7 +1029,7 @@ export class VisualIndex {
     const colours = new Map<Candidate, Aligned>();
     if (fine.length > 0) {
       // the thumbnails are decoded (by sharp, off the main thread) all at once, while the first ones are compared
-      const thumbs = fine.map((v) => this.thumbOf(v.e));
+      const thumbs = fine.map((v) => (v.al ? Promise.resolve(null) : this.thumbOf(v.e)));
       // and the strongest is checked in detail on the second core while the colours are compared: it is
       // usually the winner, or else the pin checked on its own when the winner is not accepted
       if (this.detailWorker) checks.detail(fine[0], true).catch(() => undefined); // a failure surfaces where it is awaited
@@ -1009,7 +1040,7 @@ export class VisualIndex {
         // decoded, is handed to the worker at once rather than after the last comparison
         if (this.detailWorker && k > 0) await new Promise((resolve) => setImmediate(resolve));
         const thumb = await thumbs[k];
-        if (!thumb) continue;
+        if (!thumb) continue; // (or compared already: a candidate weighed again, `lookedFor`)
         const r = compareAligned(cv, img, v.H as number[], v.e, thumb);
         if (r) colours.set(v, r);
       }
@@ -1222,6 +1253,25 @@ export function quickRank(c: Correspondences, fit: QuickFit, area: number): numb
   if (!fit.H || fit.inliers === 0) return 0;
   const spread = hullArea(inlierTargets(c, fit.H)) / area;
   return fit.inliers * Math.min(1, spread / QUICK_SPREAD) ** QUICK_SPREAD_POWER;
+}
+
+/**
+ * The references a no-match photo's second look matches (`lookedFor`): those of the pins of closest
+ * appearance, as many as an answer suggests (SIMILAR_PINS_LIMIT), that the shortlist left out.
+ */
+export function unlistedLooks<E extends { pinId: string }>(closest: { pinId: string }[], entries: Iterable<E>, listed: ReadonlySet<E>): E[] {
+  const wanted = new Set(closest.slice(0, SIMILAR_PINS_LIMIT).map((c) => c.pinId));
+  return [...entries].filter((e) => wanted.has(e.pinId) && !listed.has(e));
+}
+
+/**
+ * A reference the second look matched is weighed with the candidates when its quick count reaches the
+ * fine check's MIN_INLIERS and outnumbers the `strongest` candidate's inliers: the photo's features
+ * then find it more strongly than any pin the vote found. One found less strongly than a candidate
+ * the decision refused is left to the suggestions.
+ */
+export function outnumbers(quick: number, strongest: number): boolean {
+  return quick >= MIN_INLIERS && quick > strongest;
 }
 
 /**
