@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKGROUND_STEP, detailCheck, makeReferenceDetail, pinMask, referenceLayout, smearedReference } from '~/services/identification/detail.server';
-import { extractFeatures, outnumbers, plausibleRivals, quickRank, shortlistPlace, unlistedLooks, VisualIndex } from '~/services/identification/engine.server';
+import { extractFeatures, looksAgain, outnumbers, plausibleRivals, quickRank, shortlistPlace, unlistedLooks, VisualIndex } from '~/services/identification/engine.server';
 import { decodeReference, toGray } from '~/services/identification/features.server';
 import { getCV } from '~/services/identification/opencv.server';
 import { motionBlurred, phonePhoto, photoOfPins, pinArtwork } from '../support/identify';
@@ -92,7 +92,7 @@ describe('visual engine', () => {
     expect(shortlistPlace([30, 12], 5, 4)).toBe(2); // room left: after the others
   });
 
-  it('looks again, on a no-match photo, at the references of the pins it suggests by appearance that the vote left out, and weighs one only when the photo finds it more strongly than every candidate', () => {
+  it('looks again, on a no-match photo, at the references of the pins it suggests by appearance that the vote left out, and weighs one only when the photo finds it more strongly than every candidate, all of them weak', () => {
     const ref = (pinId: string, side = 'front') => ({ pinId, side });
     const a = ref('a'), aBack = ref('a', 'back'), b = ref('b'), c = ref('c'), d = ref('d'), e = ref('e'), listedPin = ref('f');
     const catalogue = [a, aBack, b, c, d, e, listedPin];
@@ -106,6 +106,10 @@ describe('visual engine', () => {
     // below the fine check's 12 inliers, not even when no candidate counted any
     expect(outnumbers(11, 0)).toBe(false);
     expect(outnumbers(12, 0)).toBe(true);
+    // only when the vote found no pin strongly: a pin of 50 inliers or more refused is not looked past
+    expect(looksAgain(18)).toBe(true);
+    expect(looksAgain(49)).toBe(true);
+    expect(looksAgain(50)).toBe(false);
   });
 
   it('ranks a quick fit whose inliers bunch in a corner of the pin below one whose inliers spread over it', () => {
